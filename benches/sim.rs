@@ -1,0 +1,74 @@
+//! Simulator benchmark: prints numbers, asserts nothing (`cargo bench --bench sim`).
+//!
+//! Reports, natively: the time to run each built-in scenario with frames (what the player
+//! does), events per second, and lock hand-offs per second on a long hand-off workload.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use fencing_playground::catalogue;
+use fencing_playground::sim::{self, Scenario};
+
+fn main() {
+    println!("built-in scenarios (sim::run with frames), median of 201 runs:");
+    let mut longest: Option<(String, usize, Duration)> = None;
+    for scenario in catalogue::all() {
+        let (median, n_events) = median_run(&scenario, 201);
+        println!("  {:<32} {:>5} events  {:>9.1} us", scenario.id, n_events, micros(median));
+        if longest.as_ref().is_none_or(|(_, n, _)| n_events > *n) {
+            longest = Some((scenario.id.clone(), n_events, median));
+        }
+    }
+    if let Some((id, n, t)) = longest {
+        println!("longest built-in: {id} ({n} events) in {:.1} us", micros(t));
+    }
+
+    let handoffs = 20_000;
+    let scenario = handoff_workload(handoffs);
+    let start = Instant::now();
+    let mut events = 0;
+    let mut grants = 0;
+    let rounds = 5;
+    for _ in 0..rounds {
+        let trace = sim::run_events_only(black_box(&scenario));
+        events += trace.len();
+        grants += trace.events().iter().filter(|e| e.kind.tag() == "granted").count();
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    println!(
+        "hand-off workload: {grants} grants in {rounds} runs ({events} events): {:.0} events/s, {:.0} lock hand-offs/s (target 1,000,000)",
+        events as f64 / elapsed,
+        grants as f64 / elapsed
+    );
+}
+
+fn median_run(scenario: &Scenario, n: usize) -> (Duration, usize) {
+    let mut times = Vec::with_capacity(n);
+    let mut n_events = 0;
+    for _ in 0..n {
+        let start = Instant::now();
+        let trace = sim::run(black_box(scenario));
+        times.push(start.elapsed());
+        n_events = trace.len();
+    }
+    times.sort_unstable();
+    (times[n / 2], n_events)
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// One worker that acquires, writes with its token and releases, `n` times in a row: every
+/// grant is a hand-off of the lock (and of a fresh token) to the next critical section.
+fn handoff_workload(n: usize) -> Scenario {
+    let mut scenario = catalogue::find("gc-pause-fenced").expect("built-in");
+    scenario.faults.clear();
+    scenario.workers.truncate(1);
+    let round: Vec<sim::scenario::Step> = scenario.workers[0].program.clone();
+    let round: Vec<_> =
+        round.into_iter().filter(|s| !matches!(s, sim::scenario::Step::Compute { .. })).collect();
+    scenario.workers[0].program = round.iter().cycle().take(round.len() * n).cloned().collect();
+    scenario.until_ms = u64::MAX / 2;
+    scenario
+}

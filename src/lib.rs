@@ -1,0 +1,12 @@
+//! Fencing Token Playground: a deterministic, in-browser model of a Redis lease lock, its
+//! `INCR` fencing counter and the SQL conditional update that fences stale writers.
+//!
+//! Everything outside `ui` is pure Rust with no web crate, tested natively with `cargo test`;
+//! `ui` is the thin Yew shell that renders a trace and dispatches actions.
+//! See the README's Architecture section for the codemap and the invariants.
+
+pub mod catalogue;
+pub mod route;
+pub mod sim;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,263 @@
+//! Events: the immutable, past-tense facts a run produces, one per atomic step.
+//!
+//! Owns the event vocabulary shared by the checker, the text rendering and the UI. An event
+//! carries what a learner needs to read it without the world: the command as typed, the
+//! reply, and the events it depends on. It must not carry behaviour.
+
+/// Who did something: one swimlane each.
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+pub enum Actor {
+    Worker(u8),
+    Node(u8),
+    /// The token service when it is not Redis (consensus counter or sequence).
+    Tokens,
+    Db,
+    Gateway,
+    Storage,
+    Dlq,
+    /// The safety checker (violations, warnings, facts).
+    Checker,
+}
+
+/// The safety properties the checker enforces (see `check`).
+#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+pub enum Property {
+    TokenUnique,
+    TokenOrder,
+    OwnerOnly,
+    NoStaleAccept,
+    OneWriterPerToken,
+    PaidOnce,
+    EffectOnce,
+}
+
+impl Property {
+    /// The name used in JSON output and docs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::TokenUnique => "token-unique",
+            Property::TokenOrder => "token-order",
+            Property::OwnerOnly => "owner-only",
+            Property::NoStaleAccept => "no-stale-accept",
+            Property::OneWriterPerToken => "one-writer-per-token",
+            Property::PaidOnce => "paid-once",
+            Property::EffectOnce => "effect-once",
+        }
+    }
+}
+
+/// Liveness warnings: not unsafe, but stuck.
+#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+pub enum WarningKind {
+    AllWritesRejected,
+    LockHeldByHungWorker,
+}
+
+impl WarningKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            WarningKind::AllWritesRejected => "all-writes-rejected",
+            WarningKind::LockHeldByHungWorker => "lock-held-by-hung-worker",
+        }
+    }
+}
+
+/// What happened. Worker-side kinds name the worker through the event's actor.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum EventKind {
+    /// The lock was granted (with its token, if the token came in the same step).
+    Granted {
+        token: Option<i64>,
+    },
+    /// The lock key was set by a non-atomic acquire; the token comes in another step.
+    LockSet,
+    /// A token was drawn on its own (`INCR`, consensus, sequence, UUID).
+    TokenDrawn {
+        token: i64,
+    },
+    /// The lock was held by someone else (or a majority was not reached).
+    Denied,
+    /// The acquire script failed halfway (no rollback): the lock may be set with no token.
+    AcquireFailed,
+    /// The worker gave up acquiring.
+    GaveUp,
+    /// A Redlock attempt on one node.
+    NodeLocked {
+        node: u8,
+        ok: bool,
+    },
+    /// `WAIT` returned.
+    WaitReturned {
+        acked: i64,
+        wanted: i64,
+    },
+    Renewed {
+        ok: bool,
+    },
+    Released {
+        deleted: bool,
+    },
+    /// A read of the order row; `stale` when the client-side comparison failed.
+    Read {
+        last_fence: i64,
+        stale: bool,
+    },
+    /// The order row update (`rows` is 0 or 1).
+    Wrote {
+        token: Option<i64>,
+        rows: u32,
+    },
+    /// The update waits for another transaction's row lock.
+    WriteBlocked {
+        holder: u8,
+    },
+    /// After a rejection: did my write land earlier, or was I superseded?
+    Reread {
+        already_applied: bool,
+        last_fence: i64,
+    },
+    Began,
+    LockedRow,
+    Committed,
+    RolledBack,
+    Charged {
+        key: Option<String>,
+    },
+    /// The gateway replayed a stored result for a known idempotency key.
+    ChargeReplayed {
+        key: String,
+    },
+    ObjectPut {
+        name: String,
+        etag: String,
+    },
+    /// A conditional put failed: `412 Precondition Failed`.
+    ObjectRejected {
+        name: String,
+    },
+    ObjectDeleted {
+        name: String,
+    },
+    SentToDlq,
+    /// The request was applied but its reply never arrived.
+    ReplyLost,
+    /// A request failed because the node was down or unreachable.
+    Unreachable {
+        node: u8,
+    },
+    Paused {
+        until_ms: u64,
+    },
+    Hung {
+        until_ms: u64,
+    },
+    Resumed,
+    Crashed,
+    Finished,
+    /// The lock key's deadline passed on this node (the primary synthesises a `DEL`).
+    Expired {
+        key: String,
+    },
+    /// A replication batch was applied on a replica.
+    Replicated {
+        from: u8,
+        n_effects: u32,
+    },
+    NodeCrashed {
+        power: bool,
+    },
+    NodeRestarted {
+        n_keys: u32,
+    },
+    Promoted,
+    /// A replica synchronised from a primary and replaced its whole dataset.
+    Resynced {
+        from: u8,
+        n_keys: u32,
+    },
+    ClockJumped {
+        jump_ms: i64,
+    },
+    CounterOverwritten,
+    Violation {
+        property: Property,
+        explanation: String,
+    },
+    Warning {
+        kind: WarningKind,
+        explanation: String,
+    },
+    /// Two or more workers now believe they hold the lock (a fact, not a violation).
+    Overlap {
+        workers: Vec<u8>,
+    },
+}
+
+impl EventKind {
+    /// A stable, kebab-case tag (`data-kind` in the UI, `kind` in JSON).
+    pub fn tag(&self) -> &'static str {
+        match self {
+            EventKind::Granted { .. } => "granted",
+            EventKind::LockSet => "lock-set",
+            EventKind::TokenDrawn { .. } => "token-drawn",
+            EventKind::Denied => "denied",
+            EventKind::AcquireFailed => "acquire-failed",
+            EventKind::GaveUp => "gave-up",
+            EventKind::NodeLocked { .. } => "node-locked",
+            EventKind::WaitReturned { .. } => "wait-returned",
+            EventKind::Renewed { .. } => "renewed",
+            EventKind::Released { .. } => "released",
+            EventKind::Read { .. } => "read",
+            EventKind::Wrote { rows: 0, .. } => "write-rejected",
+            EventKind::Wrote { .. } => "write-accepted",
+            EventKind::WriteBlocked { .. } => "write-blocked",
+            EventKind::Reread { .. } => "reread",
+            EventKind::Began => "began",
+            EventKind::LockedRow => "locked-row",
+            EventKind::Committed => "committed",
+            EventKind::RolledBack => "rolled-back",
+            EventKind::Charged { .. } => "charged",
+            EventKind::ChargeReplayed { .. } => "charge-replayed",
+            EventKind::ObjectPut { .. } => "object-put",
+            EventKind::ObjectRejected { .. } => "object-rejected",
+            EventKind::ObjectDeleted { .. } => "object-deleted",
+            EventKind::SentToDlq => "sent-to-dlq",
+            EventKind::ReplyLost => "reply-lost",
+            EventKind::Unreachable { .. } => "unreachable",
+            EventKind::Paused { .. } => "paused",
+            EventKind::Hung { .. } => "hung",
+            EventKind::Resumed => "resumed",
+            EventKind::Crashed => "crashed",
+            EventKind::Finished => "finished",
+            EventKind::Expired { .. } => "expired",
+            EventKind::Replicated { .. } => "replicated",
+            EventKind::NodeCrashed { .. } => "node-crashed",
+            EventKind::NodeRestarted { .. } => "node-restarted",
+            EventKind::Promoted => "promoted",
+            EventKind::Resynced { .. } => "resynced",
+            EventKind::ClockJumped { .. } => "clock-jumped",
+            EventKind::CounterOverwritten => "counter-overwritten",
+            EventKind::Violation { .. } => "violation",
+            EventKind::Warning { .. } => "warning",
+            EventKind::Overlap { .. } => "overlap",
+        }
+    }
+}
+
+/// One atomic step of the run.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Event {
+    /// Its index in the trace.
+    pub id: u32,
+    pub at_ms: u64,
+    pub actor: Actor,
+    pub kind: EventKind,
+    /// The command or statement as a learner would type it; empty for pure facts.
+    pub command: String,
+    /// The reply as the client saw it (or would have, for a lost reply).
+    pub reply: String,
+    /// Why it turned out this way, for rejections (empty otherwise).
+    pub why: String,
+    /// Earlier events this one depends on (the grant a write used, the write that fenced it).
+    pub causes: Vec<u32>,
+}

@@ -1,0 +1,159 @@
+//! The observable state of the world at one instant: what the inspector shows at a cursor.
+//!
+//! Owns plain data only (nodes, the order row, side-effect services, workers' beliefs);
+//! the rules that change it live in `world`. Everything here is `Clone` so that the trace
+//! can keep one frame per event.
+
+use crate::sim::redis::Keyspace;
+use crate::sim::scenario::{Guard, RenewHow, StatusCheck};
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct State {
+    pub now_ms: u64,
+    pub nodes: Vec<NodeState>,
+    /// The node clients send lock commands to (replicated topology), if any is up.
+    pub primary: Option<u8>,
+    /// The consensus counter or sequence value (other token sources).
+    pub token_counter: i64,
+    pub order: OrderRow,
+    /// The worker whose open transaction holds the order row's lock.
+    pub row_lock: Option<u8>,
+    pub charges: Vec<Charge>,
+    pub idempotency_keys: Vec<String>,
+    pub objects: Vec<StoredObject>,
+    pub dlq: Vec<String>,
+    pub workers: Vec<WorkerState>,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct NodeState {
+    pub name: String,
+    /// Wall clock minus global time; changed by clock jumps.
+    pub clock_offset_ms: i64,
+    pub up: bool,
+    pub role: Role,
+    pub keyspace: Keyspace,
+    /// Replication offset: batches produced (primary) or applied (replica).
+    pub offset: u64,
+}
+
+impl NodeState {
+    /// This node's wall-clock reading at global time `global_ms`.
+    pub fn clock_ms(&self, global_ms: u64) -> i64 {
+        i64::try_from(global_ms).unwrap_or(i64::MAX).saturating_add(self.clock_offset_ms)
+    }
+}
+
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Role {
+    Primary,
+    Replica {
+        of: u8,
+    },
+    /// An independent Redlock node.
+    Peer,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct OrderRow {
+    pub id: i64,
+    pub status: String,
+    pub amount: i64,
+    pub last_fence: i64,
+    pub updated_by: String,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Charge {
+    pub worker: u8,
+    pub at_ms: u64,
+    pub key: Option<String>,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct StoredObject {
+    pub name: String,
+    pub etag: String,
+    pub written_by: u8,
+    pub token: Option<i64>,
+}
+
+/// What a worker is doing.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Activity {
+    /// Before its start time.
+    Waiting,
+    Running,
+    /// Stop-the-world: nothing of the process runs, not even the watchdog.
+    Paused {
+        until_ms: u64,
+    },
+    /// The main thread is stuck; the watchdog thread still runs.
+    Hung {
+        until_ms: u64,
+    },
+    /// Waiting for another transaction's row lock.
+    Blocked,
+    Crashed,
+    Done,
+}
+
+/// The worker's own view: "I hold the lock until t, with token n".
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Belief {
+    pub since_ms: u64,
+    pub until_ms: u64,
+    pub token: Option<i64>,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct WorkerState {
+    pub name: String,
+    pub activity: Activity,
+    /// Which list runs, and where in it the worker is.
+    pub phase: Phase,
+    pub pc: usize,
+    pub attempt: u32,
+    /// The lock instance this worker was granted, if it holds (or held) one.
+    pub lease: Option<Lease>,
+    pub belief: Option<Belief>,
+    pub watchdog: Option<Watchdog>,
+    /// In an open transaction, the row as this transaction sees it.
+    pub txn_row: Option<OrderRow>,
+    pub in_txn: bool,
+    /// The last ETag seen for the result object (for `If-Match`).
+    pub etag_seen: Option<String>,
+    /// Objects this worker uploaded, for cleanup after a rejection.
+    pub uploads: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Phase {
+    Main,
+    /// Running `on_rejected` after a fenced-off write.
+    Rejected,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Lease {
+    /// Global order of grants (1, 2, ...): the truth the checker compares tokens with.
+    pub seq: u32,
+    pub value: String,
+    pub token: Option<i64>,
+    pub ttl_ms: u64,
+    /// The event that granted it.
+    pub granted_by: u32,
+}
+
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Watchdog {
+    pub interval_ms: u64,
+    pub how: RenewHow,
+}
+
+/// How the database checks a fenced write (from the scenario).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct WriteGuard {
+    pub guard: Guard,
+    pub status_check: StatusCheck,
+}

@@ -1,0 +1,211 @@
+//! The timelines the product teaches, checked event by event.
+
+use expect_test::expect;
+use fencing_playground::sim::scenario::{AcquireHow, Guard, Step};
+use fencing_playground::sim::{self, EventKind};
+
+use crate::support::{builtin, check, key_at, violations};
+
+#[test]
+fn gc_pause_fenced_rejects_the_stale_write() {
+    // The seed's 33/34 timeline: TTL 30 s, counter at 32, A pauses 1 s to 40 s.
+    let trace = check(
+        &builtin("gc-pause-fenced"),
+        expect![[r#"
+            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000 -> [1, 33]
+            #1       1.000 s  A        paused          stop-the-world pause for 39.000 s (until 40.000 s)
+            #2      30.001 s  redis    expired         lock:order:42 expired: its deadline passed on redis's clock  (after #0)
+            #3      31.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B 30000 -> [1, 34]
+            #4      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)
+            #5      32.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'B' WHERE id = 42 AND last_fence < 34 -> UPDATE 1  (after #3)
+            #6      32.000 s  B        released        EVAL <release> 1 lock:order:42 B -> 1
+            #7      32.000 s  B        finished        program finished
+            #8      40.000 s  A        resumed         running again
+            #9      40.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'A' WHERE id = 42 AND last_fence < 33 -> UPDATE 0  # write by A with token 33 rejected: last_fence is 34, written by B at 32.000 s  (after #0, #5)
+            #10     40.000 s  A        finished        stopped: fenced off
+        "#]],
+    );
+    // At 31.5 s the lock belongs to B and the counter reads 34.
+    assert_eq!(key_at(&trace, 0, "lock:order:42", 31_500).as_deref(), Some("B"));
+    assert_eq!(key_at(&trace, 0, "fence:order:42", 31_500).as_deref(), Some("34"));
+    // Before 30 s it is still A's; just after the deadline it is nobody's.
+    assert_eq!(key_at(&trace, 0, "lock:order:42", 30_000).as_deref(), Some("A"));
+    assert_eq!(key_at(&trace, 0, "lock:order:42", 30_001), None);
+    let summary = trace.summary();
+    let writes: Vec<(String, Option<i64>, u64, u32)> =
+        summary.writes.iter().map(|w| (w.worker.clone(), w.token, w.at_ms, w.rows)).collect();
+    assert_eq!(writes, vec![("B".into(), Some(34), 32_000, 1), ("A".into(), Some(33), 40_000, 0)]);
+    assert_eq!(trace.state_at(trace.len()).order.last_fence, 34);
+    assert!(summary.violations.is_empty(), "{:?}", summary.violations);
+}
+
+#[test]
+fn gc_pause_unfenced_accepts_both_writes_and_the_checker_says_so() {
+    // The same schedule without the fence check: A's write with 33 overwrites B's 34.
+    let trace = check(
+        &builtin("gc-pause-unfenced"),
+        expect![[r#"
+            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000 -> [1, 33]
+            #1       1.000 s  A        paused          stop-the-world pause for 39.000 s (until 40.000 s)
+            #2      30.001 s  redis    expired         lock:order:42 expired: its deadline passed on redis's clock  (after #0)
+            #3      31.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B 30000 -> [1, 34]
+            #4      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)
+            #5      32.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'B' WHERE id = 42 -> UPDATE 1  (after #3)
+            #6      32.000 s  B        released        EVAL <release> 1 lock:order:42 B -> 1
+            #7      32.000 s  B        finished        program finished
+            #8      40.000 s  A        resumed         running again
+            #9      40.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'A' WHERE id = 42 -> UPDATE 1  (after #0)
+            #10     40.000 s  checker  violation       VIOLATION no-stale-accept: write by A with token 33 accepted after a write with token 34 had been accepted  (after #5, #9)
+            #11     40.000 s  A        released        EVAL <release> 1 lock:order:42 A -> 0
+            #12     40.000 s  A        finished        program finished
+        "#]],
+    );
+    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows).collect();
+    assert_eq!(rows, vec![1, 1]);
+    assert_eq!(violations(&trace), vec!["no-stale-accept"]);
+    assert_eq!(
+        trace.state_at(trace.len()).order.last_fence,
+        33,
+        "the stale token overwrote the newer one"
+    );
+}
+
+#[test]
+fn order_101_stale_worker_rolls_back_cleans_up_and_dead_letters() {
+    // A pauses 35 s before its write against a 30 s TTL; B finishes order 101 first.
+    let trace = check(
+        &builtin("stale-token-handling"),
+        expect![[r##"
+            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:101 fence:order:101 A 30000 -> [1, 33]
+            #1       0.000 s  A        began           BEGIN -> BEGIN
+            #2       0.000 s  storage  object-put      PUT /bucket/orders/101/receipt-33.pdf -> 200 OK ETag "4252c1233cfc"
+            #3       1.000 s  A        paused          stop-the-world pause for 35.000 s (until 36.000 s)
+            #4      30.001 s  redis    expired         lock:order:101 expired: its deadline passed on redis's clock  (after #0)
+            #5      31.000 s  B        granted         EVAL <acquire> 2 lock:order:101 fence:order:101 B 30000 -> [1, 34]
+            #6      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #5)
+            #7      31.000 s  storage  object-put      PUT /bucket/orders/101/receipt-34.pdf -> 200 OK ETag "a8cbbe94bfad"
+            #8      32.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'B' WHERE id = 101 AND last_fence < 34 -> UPDATE 1  (after #5)
+            #9      32.000 s  B        released        EVAL <release> 1 lock:order:101 B -> 1
+            #10     32.000 s  B        finished        program finished
+            #11     36.000 s  A        resumed         running again
+            #12     36.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'A' WHERE id = 101 AND last_fence < 33 -> UPDATE 0  # write by A with token 33 rejected: last_fence is 34, written by B at 32.000 s  (after #0, #8)
+            #13     36.000 s  A        rolled-back     ROLLBACK -> ROLLBACK
+            #14     36.000 s  storage  object-deleted  DELETE /bucket/orders/101/receipt-33.pdf -> 204 No Content
+            #15     36.000 s  dlq      sent-to-dlq     SEND dlq "order 101 from A" -> queued
+            #16     36.000 s  A        finished        program finished
+        "##]],
+    );
+    let end = trace.state_at(trace.len());
+    assert_eq!(end.order.updated_by, "B");
+    assert_eq!(end.dlq.len(), 1);
+    let objects: Vec<&str> = end.objects.iter().map(|o| o.name.as_str()).collect();
+    assert_eq!(
+        objects,
+        vec!["orders/101/receipt-34.pdf"],
+        "only the current holder's artifact remains"
+    );
+}
+
+#[test]
+fn failover_hands_out_token_50_twice_and_strict_lt_accepts_only_the_first() {
+    // Counter 49 replicated; the primary answers 50 and dies before replicating it.
+    let trace = check(
+        &builtin("failover-duplicate-token"),
+        expect![[r#"
+            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000 -> [1, 50]
+            #1       0.100 s  redis-1  node-crashed    power lost
+            #2       1.100 s  redis-2  promoted        REPLICAOF NO ONE -> promoted after redis-2 lost its primary; now expires keys on its own clock
+            #3       2.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B 30000 -> [1, 50]
+            #4       2.000 s  checker  violation       VIOLATION token-unique: token 50 was issued twice: to A at 0.000 s and again to B at 2.000 s  (after #0, #3)
+            #5       2.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)
+            #6       5.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 50, updated_by = 'A' WHERE id = 42 AND last_fence < 50 -> UPDATE 1  (after #0)
+            #7       5.000 s  A        released        EVAL <release> 1 lock:order:42 A -> 0
+            #8       5.000 s  A        finished        program finished
+            #9       7.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 50, updated_by = 'B' WHERE id = 42 AND last_fence < 50 -> UPDATE 0  # write by B with token 50 rejected: last_fence is 50, written by A at 5.000 s  (after #3, #6)
+            #10      7.000 s  B        finished        stopped: fenced off
+        "#]],
+    );
+    let summary = trace.summary();
+    let tokens: Vec<Option<i64>> = summary.grants.iter().map(|g| g.token).collect();
+    assert_eq!(tokens, vec![Some(50), Some(50)]);
+    let rows: Vec<u32> = summary.writes.iter().map(|w| w.rows).collect();
+    assert_eq!(rows, vec![1, 0], "under < only the first write carrying 50 lands");
+    assert_eq!(violations(&trace), vec!["token-unique"]);
+}
+
+#[test]
+fn failover_duplicate_token_under_le_accepts_both_and_names_the_duplicate() {
+    let trace = sim::run(&builtin("failover-duplicate-token-lte"));
+    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows).collect();
+    assert_eq!(rows, vec![1, 1]);
+    assert_eq!(violations(&trace), vec!["token-unique", "one-writer-per-token"]);
+    let explanation = &trace.summary().violations[1].explanation;
+    assert!(
+        explanation.contains("token 50") && explanation.contains('A') && explanation.contains('B'),
+        "{explanation}"
+    );
+}
+
+#[test]
+fn non_atomic_acquire_lets_the_stale_holder_draw_the_higher_token() {
+    // A sets the lock, stalls before INCR; B takes over with 33; A wakes and draws 34.
+    let trace = check(
+        &builtin("non-atomic-acquire"),
+        expect![[r#"
+            #0       0.000 s  A        lock-set        SET lock:order:42 A NX PX 30000 -> OK
+            #1       0.001 s  A        paused          stop-the-world pause for 39.999 s (until 40.000 s)
+            #2      30.001 s  redis    expired         lock:order:42 expired: its deadline passed on redis's clock  (after #0)
+            #3      31.000 s  B        lock-set        SET lock:order:42 B NX PX 30000 -> OK
+            #4      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)
+            #5      31.001 s  B        token-drawn     INCR fence:order:42 -> 33
+            #6      40.000 s  A        resumed         running again
+            #7      40.000 s  A        token-drawn     INCR fence:order:42 -> 34
+            #8      40.000 s  checker  violation       VIOLATION token-order: A was granted the lock at 0.000 s before B at 31.000 s, but holds the higher token (34 > 33)  (after #0, #3)
+            #9      41.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'A' WHERE id = 42 AND last_fence < 34 -> UPDATE 1  (after #0)
+            #10     41.000 s  A        released        EVAL <release> 1 lock:order:42 A -> 0
+            #11     41.000 s  A        finished        program finished
+            #12     41.001 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'B' WHERE id = 42 AND last_fence < 33 -> UPDATE 0  # write by B with token 33 rejected: last_fence is 34, written by A at 41.000 s  (after #3, #9)
+            #13     41.001 s  B        finished        stopped: fenced off
+        "#]],
+    );
+    let summary = trace.summary();
+    let writes: Vec<(String, Option<i64>, u32)> =
+        summary.writes.iter().map(|w| (w.worker.clone(), w.token, w.rows)).collect();
+    assert_eq!(writes, vec![("A".into(), Some(34), 1), ("B".into(), Some(33), 0)]);
+    assert_eq!(violations(&trace), vec!["token-order"]);
+}
+
+#[test]
+fn the_atomic_script_prevents_the_non_atomic_inversion() {
+    // Same schedule, both workers using the one-step script: token order follows grants.
+    let mut scenario = builtin("non-atomic-acquire");
+    for worker in &mut scenario.workers {
+        if let Some(Step::Acquire { how, .. }) = worker.program.first_mut() {
+            *how = AcquireHow::Script;
+        }
+    }
+    let trace = sim::run(&scenario);
+    let summary = trace.summary();
+    let grants: Vec<(String, Option<i64>)> =
+        summary.grants.iter().map(|g| (g.worker.clone(), g.token)).collect();
+    assert_eq!(grants, vec![("A".into(), Some(33)), ("B".into(), Some(34))]);
+    assert!(violations(&trace).is_empty(), "{:?}", summary.violations);
+    let end = trace.state_at(trace.len());
+    assert_eq!(
+        (end.order.last_fence, end.order.updated_by.as_str()),
+        (34, "B"),
+        "the rightful holder's write wins"
+    );
+}
+
+#[test]
+fn pause_shorter_than_the_ttl_leaves_nothing_to_fence() {
+    // A what-if: a 20 s pause fits in the 30 s lease, so B waits and both writes land in order.
+    let mut scenario = builtin("gc-pause-fenced");
+    scenario.faults =
+        vec![sim::scenario::Fault::Pause { worker: "A".into(), at_ms: 1_000, pause_ms: 20_000 }];
+    let trace = sim::run(&scenario);
+    assert!(trace.events().iter().all(|e| e.kind.tag() != "write-rejected"));
+    assert_eq!(scenario.sql.guard, Guard::Lt);
+    assert!(trace.events().iter().any(|e| matches!(e.kind, EventKind::Released { deleted: true })));
+}

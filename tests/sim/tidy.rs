@@ -1,0 +1,95 @@
+//! Architecture invariants, written as absences and checked by reading the source.
+
+use std::path::{Path, PathBuf};
+
+/// Paths (and prefixes) that the pure core must never name.
+const FORBIDDEN: &[&str] = &[
+    "yew",
+    "web_sys",
+    "js_sys",
+    "gloo",
+    "wasm_bindgen",
+    "std::time",
+    "Instant",
+    "SystemTime",
+    "getrandom",
+    "rand::",
+    "HashMap",
+    "HashSet",
+];
+
+/// The offending lines of `source`: any line naming a forbidden item outside a comment.
+fn offences(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let code = line.split("//").next().unwrap_or("");
+            let hit = FORBIDDEN.iter().find(|word| {
+                code.match_indices(*word).any(|(at, _)| {
+                    // A whole identifier path, not part of a longer name (`gloo_timers` counts,
+                    // `gloom` and `my_yew_tree` do not).
+                    let before = code[..at].chars().next_back();
+                    let after = code[at + word.len()..].chars().next();
+                    before.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+                        && after.is_none_or(|c| !c.is_alphanumeric())
+                })
+            })?;
+            Some(format!("line {}: `{hit}` in `{}`", i + 1, line.trim()))
+        })
+        .collect()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("source folder") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn pure_modules_import_no_web_crate_and_no_clock() {
+    // src/sim, the catalogue and the route parser must build and behave the same natively
+    // and in wasm; a web crate or a clock there would break determinism or native tests.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/sim"), &mut files);
+    rust_files(&root.join("src/catalogue"), &mut files);
+    files.push(root.join("src/route.rs"));
+    assert!(files.len() >= 10, "expected the model's files, found {files:?}");
+    let mut report = Vec::new();
+    for file in files {
+        let source = std::fs::read_to_string(&file).expect("readable source");
+        for offence in offences(&source) {
+            report.push(format!("{}: {offence}", file.display()));
+        }
+    }
+    assert!(report.is_empty(), "forbidden imports in the pure core:\n{}", report.join("\n"));
+}
+
+#[test]
+fn the_scanner_catches_what_it_should() {
+    // The check above is only as good as this scanner.
+    assert_eq!(offences("use yew::prelude::*;").len(), 1);
+    assert_eq!(offences("let t = std::time::Instant::now();").len(), 1);
+    assert_eq!(offences("use std::collections::HashMap;").len(), 1);
+    assert_eq!(offences("use gloo_timers::callback::Interval;").len(), 1);
+    assert_eq!(offences("// yew is only mentioned in a comment").len(), 0);
+    assert_eq!(offences("let my_yew_tree = 1; let gloom = 2;").len(), 0);
+}
+
+#[test]
+fn lib_rs_declares_modules_only() {
+    // The crate root stays a table of contents: a doc comment and `pub mod` lines.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).expect("lib.rs");
+    for line in lib.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let allowed =
+            line.starts_with("//") || line.starts_with("pub mod ") || line.starts_with("#[cfg(");
+        assert!(allowed, "src/lib.rs should only declare modules, found: {line}");
+    }
+}

@@ -1,0 +1,53 @@
+//! The app shell: home, routing, not-found.
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::{find, find_all, mount_at, set_hash, text};
+
+#[wasm_bindgen_test]
+async fn home_lists_the_catalogue() {
+    // The home view shows the product name and one card per built-in scenario.
+    let root = mount_at("#/").await;
+    assert!(text(&root).contains("Fencing Token Playground"));
+    assert!(find(&root, "home").is_some(), "home view missing");
+    let cards = find_all(&root, "scenario-card");
+    assert!(cards.len() >= 6, "expected the built-in scenarios, got {}", cards.len());
+    assert!(cards.iter().any(|c| c.get_attribute("data-id").as_deref() == Some("gc-pause-fenced")));
+}
+
+#[wasm_bindgen_test]
+async fn route_change_opens_the_scenario_view() {
+    // Following a card's hash opens that scenario; its trace shows A's rejected write.
+    let root = mount_at("#/").await;
+    set_hash("#/s/gc-pause-fenced").await;
+    let player = find(&root, "player").expect("player view after the route change");
+    assert_eq!(player.get_attribute("data-id").as_deref(), Some("gc-pause-fenced"));
+    let kinds: Vec<String> =
+        find_all(&root, "event").iter().filter_map(|e| e.get_attribute("data-kind")).collect();
+    assert!(kinds.iter().any(|k| k == "write-rejected"), "{kinds:?}");
+    assert!(find(&root, "home").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn time_parameter_limits_the_log() {
+    // `?t=31500` shows only the events up to 31.5 s: B's grant, not its write.
+    let root = mount_at("#/s/gc-pause-fenced?t=31500").await;
+    let events = find_all(&root, "event");
+    let times: Vec<u64> =
+        events.iter().filter_map(|e| e.get_attribute("data-at-ms")?.parse().ok()).collect();
+    assert!(!times.is_empty());
+    assert!(times.iter().all(|&t| t <= 31_500), "{times:?}");
+}
+
+#[wasm_bindgen_test]
+async fn unknown_route_and_unknown_id_show_not_found() {
+    // An unknown route says what was asked for and links home.
+    let root = mount_at("#/nowhere").await;
+    let view = find(&root, "not-found").expect("not-found view");
+    assert!(text(&view).contains("#/nowhere"), "{}", text(&view));
+    assert!(view.query_selector("a[href='#/']").unwrap().is_some());
+    // So does an unknown scenario id.
+    set_hash("#/s/no-such-scenario").await;
+    let view = find(&root, "not-found").expect("not-found view for an unknown id");
+    assert!(text(&view).contains("no-such-scenario"), "{}", text(&view));
+}
