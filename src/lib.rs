@@ -6,6 +6,7 @@
 //! See the README's Architecture section for the codemap and the invariants.
 
 pub mod catalogue;
+pub mod export;
 pub mod route;
 pub mod sim;
 #[cfg(target_arch = "wasm32")]

@@ -1,37 +1,86 @@
-//! `fence`: the command-line face of the model (list and run scenarios, print traces).
+//! `fence`: the command-line face of the model: list, check and run scenarios.
 //!
-//! A thin shell over `catalogue` and `sim`: it parses arguments, reads files and prints;
-//! it must not simulate or format facts itself.
+//! A thin shell over `catalogue`, `sim` and `export`: it parses arguments, reads files and
+//! prints. It must not simulate or format facts itself. Exit codes: 0 done, 1 a check
+//! failed, 2 bad usage or bad input.
 
 use std::process::ExitCode;
 
-use fencing_playground::{catalogue, sim};
+use fencing_playground::catalogue::{self, load};
+use fencing_playground::{export, sim};
+
+const USAGE: &str = "usage:
+  fence list                                   the built-in scenarios
+  fence run <id | file.json> [--seed N] [--format text|json]
+  fence check <file.json>                      validate a scenario file";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("list") => {
-            for scenario in catalogue::all() {
-                println!("{:<32} {}", scenario.id, scenario.title);
-            }
-            ExitCode::SUCCESS
-        }
-        Some("run") => {
-            let Some(id) = args.get(1) else {
-                eprintln!("usage: fence run <id>");
-                return ExitCode::from(2);
-            };
-            let Some(scenario) = catalogue::find(id) else {
-                eprintln!("fence: no built-in scenario '{id}' (see `fence list`)");
-                return ExitCode::from(2);
-            };
-            let trace = sim::run(&scenario);
-            print!("{}", sim::render::render(&trace));
-            ExitCode::SUCCESS
-        }
-        _ => {
-            eprintln!("usage: fence list | fence run <id>");
+    match run(&args) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("fence: {message}");
             ExitCode::from(2)
         }
     }
+}
+
+fn run(args: &[String]) -> Result<ExitCode, String> {
+    match args.first().map(String::as_str) {
+        Some("list") => {
+            for scenario in catalogue::all() {
+                println!("{:<34} {}", scenario.id, scenario.title);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("check") => {
+            let [_, path] = args else { return Err(USAGE.to_owned()) };
+            let scenario = read_scenario(path)?;
+            println!("{path}: ok ({}, {} workers)", scenario.id, scenario.workers.len());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("run") => {
+            let Some(source) = args.get(1) else { return Err(USAGE.to_owned()) };
+            let mut scenario = match catalogue::find(source) {
+                Some(scenario) => scenario,
+                None if source.ends_with(".json") || source.contains('/') => read_scenario(source)?,
+                None => return Err(format!("no built-in scenario '{source}' (see `fence list`)")),
+            };
+            let mut format = "text";
+            let mut rest = args[2..].iter();
+            while let Some(flag) = rest.next() {
+                let value = rest.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+                match flag.as_str() {
+                    "--seed" => {
+                        scenario.seed = value
+                            .parse()
+                            .map_err(|_| format!("--seed takes a whole number, not '{value}'"))?;
+                    }
+                    "--format" if value == "text" || value == "json" => format = value,
+                    _ => return Err(format!("unknown option {flag} {value}\n{USAGE}")),
+                }
+            }
+            let trace = sim::run(&scenario);
+            if format == "json" {
+                print!("{}", export::trace_json(&trace));
+            } else {
+                print!("{}", sim::render::render(&trace));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => Err(USAGE.to_owned()),
+    }
+}
+
+fn read_scenario(path: &str) -> Result<sim::Scenario, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    if metadata.len() > load::BYTES_MAX as u64 {
+        return Err(format!(
+            "{path}: the file is {} bytes; a scenario may have at most {}",
+            metadata.len(),
+            load::BYTES_MAX
+        ));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    load::parse_scenario(&text).map_err(|e| format!("{path}: {e}"))
 }

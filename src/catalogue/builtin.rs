@@ -10,7 +10,41 @@ pub const FILES: &[(&str, &str)] = &[
     ("gc-pause-unfenced", include_str!("../../static/scenarios/gc-pause-unfenced.json")),
     ("gc-pause-fenced", include_str!("../../static/scenarios/gc-pause-fenced.json")),
     ("stale-token-handling", include_str!("../../static/scenarios/stale-token-handling.json")),
+    ("watchdog-pauses-too", include_str!("../../static/scenarios/watchdog-pauses-too.json")),
+    ("watchdog-outlives-hang", include_str!("../../static/scenarios/watchdog-outlives-hang.json")),
+    (
+        "stale-watchdog-bare-pexpire",
+        include_str!("../../static/scenarios/stale-watchdog-bare-pexpire.json"),
+    ),
+    ("unsafe-release-del", include_str!("../../static/scenarios/unsafe-release-del.json")),
+    ("safe-release-lua", include_str!("../../static/scenarios/safe-release-lua.json")),
     ("non-atomic-acquire", include_str!("../../static/scenarios/non-atomic-acquire.json")),
+    ("incr-before-set", include_str!("../../static/scenarios/incr-before-set.json")),
+    ("client-side-check", include_str!("../../static/scenarios/client-side-check.json")),
+    ("unchecked-token", include_str!("../../static/scenarios/unchecked-token.json")),
+    ("uuid-as-token", include_str!("../../static/scenarios/uuid-as-token.json")),
+    ("incr-error-in-script", include_str!("../../static/scenarios/incr-error-in-script.json")),
+    ("efficiency-lock", include_str!("../../static/scenarios/efficiency-lock.json")),
+    (
+        "retry-lost-reply-no-key",
+        include_str!("../../static/scenarios/retry-lost-reply-no-key.json"),
+    ),
+    (
+        "retry-lost-reply-idempotency-key",
+        include_str!("../../static/scenarios/retry-lost-reply-idempotency-key.json"),
+    ),
+    (
+        "retry-lost-reply-fenced",
+        include_str!("../../static/scenarios/retry-lost-reply-fenced.json"),
+    ),
+    (
+        "stale-writer-idempotency-only",
+        include_str!("../../static/scenarios/stale-writer-idempotency-only.json"),
+    ),
+    (
+        "fencing-plus-idempotency",
+        include_str!("../../static/scenarios/fencing-plus-idempotency.json"),
+    ),
     (
         "failover-duplicate-token",
         include_str!("../../static/scenarios/failover-duplicate-token.json"),
@@ -19,6 +53,24 @@ pub const FILES: &[(&str, &str)] = &[
         "failover-duplicate-token-lte",
         include_str!("../../static/scenarios/failover-duplicate-token-lte.json"),
     ),
+    (
+        "failover-consensus-counter",
+        include_str!("../../static/scenarios/failover-consensus-counter.json"),
+    ),
+    ("failover-wait", include_str!("../../static/scenarios/failover-wait.json")),
+    ("restart-no-persistence", include_str!("../../static/scenarios/restart-no-persistence.json")),
+    (
+        "restart-aof-everysec-power-loss",
+        include_str!("../../static/scenarios/restart-aof-everysec-power-loss.json"),
+    ),
+    ("restart-aof-always", include_str!("../../static/scenarios/restart-aof-always.json")),
+    ("restart-wipes-replicas", include_str!("../../static/scenarios/restart-wipes-replicas.json")),
+    ("clock-jump", include_str!("../../static/scenarios/clock-jump.json")),
+    ("redlock-clock-jump", include_str!("../../static/scenarios/redlock-clock-jump.json")),
+    ("select-for-update", include_str!("../../static/scenarios/select-for-update.json")),
+    ("gateway-state-machine", include_str!("../../static/scenarios/gateway-state-machine.json")),
+    ("s3-if-match", include_str!("../../static/scenarios/s3-if-match.json")),
+    ("dlq-threshold", include_str!("../../static/scenarios/dlq-threshold.json")),
 ];
 
 pub fn all() -> Vec<Scenario> {
@@ -26,6 +78,6 @@ pub fn all() -> Vec<Scenario> {
         .iter()
         // A built-in that fails to parse is skipped here and reported by the native test
         // `every_builtin_parses`, so the page never dies on a bad file.
-        .filter_map(|(_, text)| serde_json::from_str(text).ok())
+        .filter_map(|(_, text)| crate::catalogue::load::parse_scenario(text).ok())
         .collect()
 }

@@ -5,6 +5,8 @@
 use crate::sim::Scenario;
 
 pub mod builtin;
+pub mod load;
+pub mod narration;
 
 /// Every built-in scenario, in curriculum order.
 pub fn all() -> Vec<Scenario> {

@@ -8,6 +8,8 @@
 use std::collections::BTreeMap;
 
 use crate::sim::event::{Property, WarningKind};
+use crate::sim::scenario::TokenSource;
+use crate::sim::token::token_text;
 
 /// A finding to be recorded as an event right after the step that caused it.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -18,6 +20,10 @@ pub enum Finding {
 
 #[derive(Clone, Debug, Default)]
 pub struct Checker {
+    /// How tokens are shown in explanations.
+    source: TokenSource,
+    /// The highest token drawn from the source so far (a lower draw is a reset).
+    highest_drawn: Option<i64>,
     /// Every lease: seq -> (worker, token, grant event, time).
     leases: BTreeMap<u32, LeaseRecord>,
     /// Token -> the first lease that carried it.
@@ -40,7 +46,8 @@ struct LeaseRecord {
     token: Option<i64>,
     event: u32,
     at_ms: u64,
-    /// The highest token issued before this lease got its own (for the reset warning).
+    /// If this lease's token was drawn after the counter went backwards: the high-water
+    /// mark before the reset (for the all-writes-rejected warning).
     highest_before: Option<i64>,
 }
 
@@ -59,8 +66,15 @@ pub struct WriteFact<'a> {
 }
 
 impl Checker {
-    pub fn new() -> Checker {
-        Checker::default()
+    pub fn new(source: TokenSource) -> Checker {
+        Checker { source, ..Checker::default() }
+    }
+
+    /// A token was drawn; returns the previous high-water mark if this draw went below it.
+    pub fn on_draw(&mut self, token: i64) -> Option<i64> {
+        let reset = self.highest_drawn.filter(|&highest| token < highest);
+        self.highest_drawn = Some(self.highest_drawn.map_or(token, |h| h.max(token)));
+        reset
     }
 
     /// A lease was granted (its token may come later, see [`Checker::on_token`]).
@@ -70,7 +84,14 @@ impl Checker {
     }
 
     /// The lease `seq` got token `token` (in the grant's step or a later one).
-    pub fn on_token(&mut self, seq: u32, token: i64, names: &[String]) -> Vec<Finding> {
+    pub fn on_token(
+        &mut self,
+        seq: u32,
+        token: i64,
+        reset: Option<i64>,
+        names: &[String],
+    ) -> Vec<Finding> {
+        let show = |t: i64| token_text(self.source, t);
         let mut findings = Vec::new();
         let Some(record) = self.leases.get(&seq).cloned() else {
             return findings;
@@ -81,7 +102,8 @@ impl Checker {
             findings.push(Finding::Violation {
                 property: Property::TokenUnique,
                 explanation: format!(
-                    "token {token} was issued twice: to {} at {} and again to {} at {}",
+                    "token {} was issued twice: to {} at {} and again to {} at {}",
+                    show(token),
                     who(other.worker),
                     secs(other.at_ms),
                     who(record.worker),
@@ -118,18 +140,17 @@ impl Checker {
                     secs(first.at_ms),
                     who(second.worker),
                     secs(second.at_ms),
-                    first_token,
-                    second_token
+                    show(first_token),
+                    show(second_token)
                 ),
                 causes: vec![first.event, second.event],
             });
         }
-        let highest_before = self.highest_token;
         if let Some(entry) = self.leases.get_mut(&seq) {
             entry.token = Some(token);
-            entry.highest_before = highest_before;
+            entry.highest_before = reset;
         }
-        self.highest_token = Some(highest_before.map_or(token, |h| h.max(token)));
+        self.highest_token = Some(self.highest_token.map_or(token, |h| h.max(token)));
         findings
     }
 
@@ -176,8 +197,10 @@ impl Checker {
             findings.push(Finding::Violation {
                     property: Property::NoStaleAccept,
                     explanation: format!(
-                        "write by {} with token {token} accepted after a write with token {max_token} had been accepted",
-                        fact.worker_name
+                        "write by {} with token {} accepted after a write with token {} had been accepted",
+                        fact.worker_name,
+                        token_text(self.source, token),
+                        token_text(self.source, max_token)
                     ),
                     causes: vec![max_event, fact.event],
                 });
@@ -206,7 +229,8 @@ impl Checker {
                     findings.push(Finding::Violation {
                         property: Property::OneWriterPerToken,
                         explanation: format!(
-                            "token {token} was accepted from two writers: {} and {}",
+                            "token {} was accepted from two writers: {} and {}",
+                            token_text(self.source, token),
                             who(writer),
                             fact.worker_name
                         ),

@@ -14,6 +14,7 @@ pub mod render;
 pub mod scenario;
 pub mod script;
 pub mod state;
+pub mod token;
 pub mod trace;
 pub mod world;
 

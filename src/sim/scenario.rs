@@ -34,6 +34,60 @@ pub struct Scenario {
     pub workers: Vec<WorkerSetup>,
     #[serde(default)]
     pub faults: Vec<Fault>,
+    /// What the learner reads at each step that matters (the model ignores it).
+    #[serde(default)]
+    pub narration: Vec<Narration>,
+    /// The outcome the scenario is written to show; a native test runs it and compares.
+    #[serde(default)]
+    pub expect: Option<Expected>,
+}
+
+/// One paragraph of narration, pinned to an event or a time.
+#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Narration {
+    pub at: Anchor,
+    pub text: String,
+}
+
+/// Where a narration or prompt belongs: the `nth` event of kind `event` (by `actor`), or
+/// the first event at or after `at_ms`.
+#[derive(Clone, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Anchor {
+    /// An event tag such as `granted` or `write-rejected`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// A worker or node name, or `db`, `checker`, ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    /// 1 for the first matching event (the default), 2 for the second, ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
+}
+
+/// The outcome a scenario promises.
+#[derive(Clone, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expected {
+    /// The short outcome shown on the card, e.g. "stale write rejected".
+    pub badge: String,
+    /// Violated properties, in trace order (empty: none).
+    #[serde(default)]
+    pub violations: Vec<String>,
+    /// Liveness warnings, in trace order.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// Writes to the order row that matched a row, and that matched none.
+    pub accepted: u32,
+    pub rejected: u32,
+    /// Real charges at the gateway (replays excluded).
+    #[serde(default)]
+    pub charges: u32,
+    /// Whether two workers ever believed they held the lock at once.
+    pub overlap: bool,
 }
 
 #[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
@@ -119,6 +173,9 @@ pub struct SqlSetup {
     pub order_id: i64,
     #[serde(default)]
     pub amount: i64,
+    /// The order row's `last_fence` before the run.
+    #[serde(default)]
+    pub last_fence: i64,
     /// The fence comparison the database applies to fenced writes.
     #[serde(default)]
     pub guard: Guard,
@@ -148,12 +205,19 @@ pub enum StatusCheck {
     Pending,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Deserialize, Eq, PartialEq, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct GatewaySetup {
     /// Whether the payment gateway replays the stored result for a repeated key.
     #[serde(default = "yes")]
     pub honours_keys: bool,
+}
+
+impl Default for GatewaySetup {
+    /// A gateway that honours idempotency keys, as Stripe-like APIs do.
+    fn default() -> GatewaySetup {
+        GatewaySetup { honours_keys: true }
+    }
 }
 
 fn yes() -> bool {
@@ -219,9 +283,16 @@ pub enum Step {
         how: WriteHow,
         #[serde(default = "default_status")]
         status: String,
-        /// Retries after a lost reply.
+        /// Also require this current status (`AND status = 'pending'`), a state-machine
+        /// guard; without it the scenario's `sql.status_check` applies to fenced writes.
+        #[serde(default)]
+        from: Option<String>,
+        /// Attempts in all, retrying after a lost reply.
         #[serde(default = "default_attempts")]
         attempts: u32,
+        /// Wait before a retry: `backoff_ms`, doubling with each attempt.
+        #[serde(default)]
+        backoff_ms: u64,
     },
     /// A call to the payment gateway.
     Charge {
@@ -229,6 +300,8 @@ pub enum Step {
         key: KeyStrategy,
         #[serde(default = "default_attempts")]
         attempts: u32,
+        #[serde(default)]
+        backoff_ms: u64,
     },
     /// Upload the result object; with `if_match`, a conditional put on the ETag read first.
     PutObject {
@@ -314,9 +387,11 @@ pub enum Compare {
 #[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WriteHow {
-    /// Carries the token; the database applies `sql.guard`.
+    /// Carries the token; the database applies `sql.guard` (and `sql.status_check`).
     #[default]
     Fenced,
+    /// Stores the token in `last_fence` but checks nothing (the client checked, or nobody).
+    Unchecked,
     /// No token, no guard.
     Unfenced,
 }

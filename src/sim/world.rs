@@ -22,6 +22,7 @@ use crate::sim::state::{
     Activity, Belief, Charge, Lease, NodeState, OrderRow, Phase, Role, State, StoredObject,
     Watchdog, WorkerState,
 };
+use crate::sim::token::{token_sql, token_text};
 
 /// No run may record more events than this; a scenario that would is cut short (and its
 /// trace says so). Frames cost memory, so a recorded run gets a lower limit.
@@ -116,7 +117,7 @@ struct Runtime {
     /// Lease granted on the server while its reply was lost (the worker does not know).
     unknown_lease: Option<u32>,
     /// The token drawn by the first half of incr-then-set.
-    drawn_token: Option<i64>,
+    drawn_token: Option<(i64, Option<i64>)>,
 }
 
 #[derive(Clone, Default)]
@@ -148,7 +149,8 @@ struct World<'s> {
     truncated: bool,
     /// The event that last changed the order row (the cause of later rejections).
     last_write_event: Option<u32>,
-    overlapping: bool,
+    /// How many workers believed they held the lock after the last change.
+    overlapping: usize,
     blocked: Vec<u8>,
     open_spans: Vec<Option<u64>>,
     closed_spans: Vec<(u8, u64, u64)>,
@@ -227,7 +229,7 @@ impl<'s> World<'s> {
                 id: scenario.sql.order_id,
                 status: "pending".to_owned(),
                 amount: scenario.sql.amount,
-                last_fence: 0,
+                last_fence: scenario.sql.last_fence,
                 updated_by: String::new(),
             },
             row_lock: None,
@@ -250,12 +252,12 @@ impl<'s> World<'s> {
             persisted,
             lease_seq: 0,
             lost_replies: BTreeSet::new(),
-            checker: Checker::new(),
+            checker: Checker::new(scenario.tokens),
             events: Vec::new(),
             frames: Vec::new(),
             truncated: false,
             last_write_event: None,
-            overlapping: false,
+            overlapping: 0,
             blocked: Vec::new(),
             open_spans: vec![None; scenario.workers.len()],
             closed_spans: Vec::new(),
@@ -440,8 +442,9 @@ impl<'s> World<'s> {
             .filter(|(_, w)| w.belief.is_some() && w.activity != Activity::Crashed)
             .map(|(i, _)| worker_id(i))
             .collect();
-        let now_overlapping = believers.len() >= 2;
-        if now_overlapping && !self.overlapping {
+        // A new fact each time the group of believers grows past one.
+        let now_overlapping = believers.len();
+        if now_overlapping >= 2 && now_overlapping > self.overlapping {
             let names: Vec<&str> =
                 believers.iter().map(|&w| self.names[usize::from(w)].as_str()).collect();
             let text = match names.as_slice() {
@@ -698,38 +701,39 @@ impl<'s> World<'s> {
     fn expire(&mut self, n: u8) {
         let now_node = self.state.nodes[usize::from(n)].clock_ms(self.state.now_ms);
         self.persist_tick(n);
+        // Who held each expiring key, for the event's cause (before the keys are gone).
+        let holders: Vec<(String, String)> = self.state.nodes[usize::from(n)]
+            .keyspace
+            .iter()
+            .filter(|(_, entry)| entry.expire_at_ms.is_some_and(|deadline| now_node > deadline))
+            .map(|(key, entry)| (key.clone(), entry.value.clone()))
+            .collect();
         let keys = self.state.nodes[usize::from(n)].keyspace.expire_due(now_node);
         let effects: Vec<Effect> =
             keys.iter().map(|key| Effect::Delete { key: key.clone() }).collect();
         self.persist_after(n);
-        let lock_causes = self.lease_event_for_key(n);
-        for key in keys {
+        for (key, value) in holders {
             let text = format!(
                 "{key} expired: its deadline passed on {}'s clock",
                 self.state.nodes[usize::from(n)].name
             );
-            self.emit(
-                Actor::Node(n),
-                EventKind::Expired { key },
-                String::new(),
-                text,
-                lock_causes.clone(),
-            );
+            let causes = self.grant_of_value(&value).into_iter().collect();
+            self.emit(Actor::Node(n), EventKind::Expired { key }, String::new(), text, causes);
         }
         if self.state.primary == Some(n) {
             self.replicate(n, effects);
         }
     }
 
-    /// The grant event of whoever's lock value sits in this node's lock key.
-    fn lease_event_for_key(&self, _n: u8) -> Vec<u32> {
+    /// The grant event of the worker whose lock value is `value` (its latest lease).
+    fn grant_of_value(&self, value: &str) -> Option<u32> {
         self.state
             .workers
             .iter()
             .filter_map(|w| w.lease.as_ref())
+            .filter(|lease| lease.value == value)
             .max_by_key(|lease| lease.seq)
-            .map(|lease| vec![lease.granted_by])
-            .unwrap_or_default()
+            .map(|lease| lease.granted_by)
     }
 
     fn redis_exec(&mut self, n: u8, command: &Command) -> Reply {
@@ -1052,8 +1056,12 @@ impl<'s> World<'s> {
             Step::Compute { ms } => self.advance_after(w, *ms, true),
             Step::Sleep { ms } => self.advance_after(w, *ms, false),
             Step::Read { compare } => self.step_read(w, *compare),
-            Step::Write { how, status, attempts } => self.step_write(w, *how, status, *attempts),
-            Step::Charge { key, attempts } => self.step_charge(w, *key, *attempts),
+            Step::Write { how, status, from, attempts, backoff_ms } => {
+                self.step_write(w, *how, status, from.as_deref(), *attempts, *backoff_ms);
+            }
+            Step::Charge { key, attempts, backoff_ms } => {
+                self.step_charge(w, *key, *attempts, *backoff_ms);
+            }
             Step::PutObject { if_match } => self.step_put_object(w, *if_match),
             Step::DeleteOwnObjects => self.step_delete_objects(w),
             Step::Reread => self.step_reread(w),
@@ -1143,13 +1151,18 @@ impl<'s> World<'s> {
     }
 
     fn finish(&mut self, w: u8, why: &str) {
+        self.end(w, EventKind::Finished, why);
+    }
+
+    /// Stops the worker for good, recording why as its last event (`kind`).
+    fn end(&mut self, w: u8, kind: EventKind, why: &str) {
         self.cancel_step(w);
         self.stop_watchdog(w);
         if self.state.workers[usize::from(w)].in_txn {
             self.end_txn(w);
         }
         self.state.workers[usize::from(w)].activity = Activity::Done;
-        self.emit(Actor::Worker(w), EventKind::Finished, String::new(), why.to_owned(), Vec::new());
+        self.emit(Actor::Worker(w), kind, String::new(), why.to_owned(), Vec::new());
         self.set_belief(w, None);
     }
 
@@ -1186,26 +1199,24 @@ impl<'s> World<'s> {
     }
 
     /// Handles the re-entry after a lost reply's timeout; returns true if it did.
-    fn handle_lost_reply_timeout(&mut self, w: u8, attempts: u32) -> bool {
+    fn handle_lost_reply_timeout(&mut self, w: u8, attempts: u32, backoff_ms: u64) -> bool {
         if self.runtime[usize::from(w)].sub != LOST_REPLY {
             return false;
         }
         self.runtime[usize::from(w)].sub = 0;
         let attempt = self.state.workers[usize::from(w)].attempt;
         let retry = attempt < attempts;
-        let text =
-            if retry { "no reply: timed out, retrying" } else { "no reply: timed out, giving up" };
-        self.emit(
-            Actor::Worker(w),
-            EventKind::ReplyLost,
-            String::new(),
-            text.to_owned(),
-            Vec::new(),
-        );
+        let delay_ms = backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
+        let text = match (retry, delay_ms) {
+            (true, 0) => "no reply: timed out, retrying".to_owned(),
+            (true, _) => format!("no reply: timed out, retrying in {}", secs(delay_ms)),
+            (false, _) => "no reply: timed out, giving up".to_owned(),
+        };
+        self.emit(Actor::Worker(w), EventKind::ReplyLost, String::new(), text, Vec::new());
         if retry {
-            self.retry_after(w, 0);
+            self.retry_after(w, delay_ms);
         } else {
-            self.finish(w, "gave up after a lost reply");
+            self.end(w, EventKind::GaveUp, "gave up after a lost reply");
         }
         true
     }
@@ -1225,30 +1236,26 @@ impl<'s> World<'s> {
         if self.state.workers[usize::from(w)].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
-            self.emit(
-                Actor::Worker(w),
-                EventKind::GaveUp,
-                String::new(),
-                "gave up".to_owned(),
-                Vec::new(),
-            );
-            self.finish(w, "gave up");
+            self.end(w, EventKind::GaveUp, "gave up");
         }
     }
 
+    /// Records a grant. `drawn` is the token with the counter's high-water mark if the
+    /// draw went backwards (see [`World::note_draw`]).
     fn new_lease(
         &mut self,
         w: u8,
         ttl_ms: u64,
-        token: Option<i64>,
+        drawn: Option<(i64, Option<i64>)>,
         event: u32,
         known: bool,
     ) -> u32 {
         self.lease_seq += 1;
         let seq = self.lease_seq;
         self.checker.on_grant(seq, w, event, self.state.now_ms);
-        if let Some(token) = token {
-            let findings = self.checker.on_token(seq, token, &self.names);
+        let token = drawn.map(|(token, _)| token);
+        if let Some((token, reset)) = drawn {
+            let findings = self.checker.on_token(seq, token, reset, &self.names);
             self.record_findings(findings);
         }
         let lease = Lease {
@@ -1272,6 +1279,15 @@ impl<'s> World<'s> {
         seq
     }
 
+    /// Tells the checker a token was drawn from the source; returns the previous high-water
+    /// mark if the counter went backwards (a reset). Random UUIDs have no order to break.
+    fn note_draw(&mut self, token: i64) -> Option<i64> {
+        match self.scenario.tokens {
+            TokenSource::Uuid => None,
+            _ => self.checker.on_draw(token),
+        }
+    }
+
     fn draw_token(&mut self) -> i64 {
         match self.scenario.tokens {
             TokenSource::Uuid => i64::try_from(self.prng.next_u64() >> 1).unwrap_or(0),
@@ -1290,7 +1306,7 @@ impl<'s> World<'s> {
         retry_every_ms: u64,
         attempts: u32,
     ) {
-        if self.handle_lost_reply_timeout(w, attempts) {
+        if self.handle_lost_reply_timeout(w, attempts, 0) {
             return;
         }
         if how == AcquireHow::Redlock {
@@ -1336,7 +1352,8 @@ impl<'s> World<'s> {
                             reply.to_inline(),
                             Vec::new(),
                         );
-                        self.new_lease(w, ttl_ms, token, event, !lost);
+                        let drawn = token.map(|t| (t, self.note_draw(t)));
+                        self.new_lease(w, ttl_ms, drawn, event, !lost);
                         if lost {
                             return self.after_lost_reply(w, attempts);
                         }
@@ -1397,15 +1414,16 @@ impl<'s> World<'s> {
                     );
                     return self.denied_retry(w, retry_every_ms, attempts);
                 }
-                let token = match how {
+                let drawn = match how {
                     AcquireHow::IncrThenSet => self.runtime[usize::from(w)].drawn_token.take(),
                     _ => None,
                 };
+                let token = drawn.map(|(token, _)| token);
                 let kind =
                     if draws_later { EventKind::LockSet } else { EventKind::Granted { token } };
                 let event =
                     self.emit(Actor::Worker(w), kind, command, reply.to_inline(), Vec::new());
-                self.new_lease(w, ttl_ms, token, event, true);
+                self.new_lease(w, ttl_ms, drawn, event, true);
                 if draws_later {
                     self.runtime[usize::from(w)].sub = 1;
                     let at_ms = self.state.now_ms.saturating_add(latency_ms);
@@ -1439,7 +1457,8 @@ impl<'s> World<'s> {
                             Vec::new(),
                         );
                         if let Some(seq) = seq {
-                            let findings = self.checker.on_token(seq, token, &self.names);
+                            let reset = self.note_draw(token);
+                            let findings = self.checker.on_token(seq, token, reset, &self.names);
                             self.record_findings(findings);
                         }
                         let ws = &mut self.state.workers[usize::from(w)];
@@ -1470,7 +1489,8 @@ impl<'s> World<'s> {
                             reply.to_inline(),
                             Vec::new(),
                         );
-                        self.runtime[usize::from(w)].drawn_token = Some(token);
+                        let reset = self.note_draw(token);
+                        self.runtime[usize::from(w)].drawn_token = Some((token, reset));
                         self.runtime[usize::from(w)].sub = 1;
                         let at_ms = self.state.now_ms.saturating_add(latency_ms);
                         self.schedule_step(w, at_ms, false);
@@ -1504,14 +1524,7 @@ impl<'s> World<'s> {
         if self.state.workers[usize::from(w)].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
-            self.emit(
-                Actor::Worker(w),
-                EventKind::GaveUp,
-                String::new(),
-                "gave up: lock busy".to_owned(),
-                Vec::new(),
-            );
-            self.finish(w, "gave up");
+            self.end(w, EventKind::GaveUp, "gave up: lock busy");
         }
     }
 
@@ -1665,7 +1678,9 @@ impl<'s> World<'s> {
                             ws.attempt = 1;
                             self.schedule_step(w, now, false);
                         }
-                        None => self.finish(w, "gave up: too few replicas acknowledged"),
+                        None => {
+                            self.end(w, EventKind::GaveUp, "gave up: too few replicas acknowledged")
+                        }
                     }
                     return;
                 }
@@ -1710,8 +1725,16 @@ impl<'s> World<'s> {
         }
     }
 
-    fn step_write(&mut self, w: u8, how: WriteHow, status: &str, attempts: u32) {
-        if self.handle_lost_reply_timeout(w, attempts) {
+    fn step_write(
+        &mut self,
+        w: u8,
+        how: WriteHow,
+        status: &str,
+        from: Option<&str>,
+        attempts: u32,
+        backoff_ms: u64,
+    ) {
+        if self.handle_lost_reply_timeout(w, attempts, backoff_ms) {
             return;
         }
         if let Some(holder) = self.state.row_lock.filter(|&h| h != w) {
@@ -1723,29 +1746,48 @@ impl<'s> World<'s> {
         let lease = ws.lease.as_ref().map(|l| l.seq);
         let grant_event = ws.lease.as_ref().map(|l| l.granted_by);
         let in_txn = ws.in_txn;
-        let token = match how {
-            WriteHow::Fenced => ws.lease.as_ref().and_then(|l| l.token),
-            WriteHow::Unfenced => None,
+        // What the statement carries and checks: the scenario's guard for a fenced write, the
+        // token stored but unchecked, or no token at all.
+        let (token, guard, status_check) = match how {
+            WriteHow::Fenced => (
+                ws.lease.as_ref().and_then(|l| l.token),
+                self.scenario.sql.guard,
+                self.scenario.sql.status_check,
+            ),
+            WriteHow::Unchecked => {
+                (ws.lease.as_ref().and_then(|l| l.token), Guard::None, StatusCheck::Off)
+            }
+            WriteHow::Unfenced => (None, Guard::None, StatusCheck::Off),
         };
         let row = self.order_row_for(w).clone();
-        let guard = self.scenario.sql.guard;
-        let status_check = self.scenario.sql.status_check;
-        let fence_ok = match (how, guard, token) {
-            (WriteHow::Unfenced, _, _) | (WriteHow::Fenced, Guard::None, _) => true,
-            (WriteHow::Fenced, Guard::Lt, Some(t)) => row.last_fence < t,
-            (WriteHow::Fenced, Guard::Le, Some(t)) => row.last_fence <= t,
+        let fence_ok = match (guard, token) {
+            (Guard::None, _) => true,
+            (Guard::Lt, Some(t)) => row.last_fence < t,
+            (Guard::Le, Some(t)) => row.last_fence <= t,
             // `last_fence < NULL` is never true.
-            (WriteHow::Fenced, _, None) => false,
+            (_, None) => false,
         };
-        let status_ok = status_check == StatusCheck::Off || row.status == "pending";
+        let required_status = match (from, status_check) {
+            (Some(from), _) => Some(from),
+            (None, StatusCheck::Pending) => Some("pending"),
+            (None, StatusCheck::Off) => None,
+        };
+        let status_ok = required_status.is_none_or(|required| row.status == required);
         let matched = fence_ok && status_ok;
-        let command = update_text(&row, how, guard, status_check, status, token, &name);
+        let command = update_text(
+            &row,
+            guard,
+            required_status,
+            status,
+            token.map(|t| token_sql(self.scenario.tokens, t)),
+            &name,
+        );
         let rows = u32::from(matched);
         let before_status = row.status.clone();
         if matched {
             let mut new_row = row.clone();
             new_row.status = status.to_owned();
-            if let (WriteHow::Fenced, Some(t)) = (how, token) {
+            if let Some(t) = token {
                 new_row.last_fence = t;
             }
             new_row.updated_by = name.clone();
@@ -1763,7 +1805,9 @@ impl<'s> World<'s> {
         let why = if matched {
             String::new()
         } else {
-            let token_text = token.map_or("no token".to_owned(), |t| format!("token {t}"));
+            let token_text = token.map_or("no token".to_owned(), |t| {
+                format!("token {}", token_text(self.scenario.tokens, t))
+            });
             let by = match self.last_write_event.map(|id| &self.events[id as usize]) {
                 Some(previous) => {
                     format!(", written by {} at {}", row.updated_by, secs(previous.at_ms))
@@ -1772,8 +1816,9 @@ impl<'s> World<'s> {
             };
             if fence_ok {
                 format!(
-                    "write by {name} with {token_text} rejected: status is '{}', not 'pending'{by}",
-                    row.status
+                    "write by {name} with {token_text} rejected: status is '{}', not '{}'{by}",
+                    row.status,
+                    required_status.unwrap_or("")
                 )
             } else {
                 format!(
@@ -1868,23 +1913,31 @@ impl<'s> World<'s> {
         let command = format!("SELECT last_fence, updated_by FROM orders WHERE id = {}", row.id);
         let reply = format!("{}|{}", row.last_fence, row.updated_by);
         let causes = self.last_write_event.into_iter().collect();
-        self.emit(
+        let why = if already_applied {
+            format!(
+                "last_fence = {} was written by {}: my earlier attempt landed (already applied)",
+                row.last_fence, row.updated_by
+            )
+        } else {
+            format!(
+                "last_fence = {} was written by {}: I was superseded",
+                row.last_fence, row.updated_by
+            )
+        };
+        let event = self.emit(
             Actor::Worker(w),
             EventKind::Reread { already_applied, last_fence: row.last_fence },
             command,
             reply,
             causes,
         );
-        if already_applied {
-            // My own earlier write landed: nothing to undo, the task is done.
-            self.finish(w, "already applied by my earlier attempt");
-        } else {
-            self.advance_after(w, 0, false);
-        }
+        self.events[event as usize].why = why;
+        // The handler's next steps run either way; the event records which case it was.
+        self.advance_after(w, 0, false);
     }
 
-    fn step_charge(&mut self, w: u8, strategy: KeyStrategy, attempts: u32) {
-        if self.handle_lost_reply_timeout(w, attempts) {
+    fn step_charge(&mut self, w: u8, strategy: KeyStrategy, attempts: u32, backoff_ms: u64) {
+        if self.handle_lost_reply_timeout(w, attempts, backoff_ms) {
             return;
         }
         let order = self.state.order.id;
@@ -2027,6 +2080,10 @@ impl<'s> World<'s> {
 
     fn step_release(&mut self, w: u8, how: ReleaseHow) {
         self.stop_watchdog(w);
+        if self.scenario.redis.topology == Topology::Redlock {
+            self.release_everywhere(w);
+            return;
+        }
         let n = match self.lock_node(w) {
             Ok(n) => n,
             Err(node) => {
@@ -2068,6 +2125,40 @@ impl<'s> World<'s> {
             let findings = self.checker.on_foreign_touch(&name, &owner, what, event);
             self.record_findings(findings);
         }
+        self.set_belief(w, None);
+        self.advance_after(w, 0, false);
+    }
+
+    /// Redlock's release: the check-and-delete script on every reachable node. The requests
+    /// are independent; the model shows them as one event.
+    fn release_everywhere(&mut self, w: u8) {
+        let name = self.names[usize::from(w)].clone();
+        let lock = [self.scenario.redis.lock_key.clone()];
+        let mut deleted = 0;
+        let mut reached = 0;
+        for i in 0..self.state.nodes.len() {
+            let n = node_id(i);
+            if !self.state.nodes[i].up || self.partitioned(w, n) {
+                continue;
+            }
+            reached += 1;
+            let reply = self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&name));
+            if reply == Reply::Int(1) {
+                deleted += 1;
+            }
+        }
+        let command = format!(
+            "{} (on every node)",
+            command_text(&["EVAL", Script::Release.label(), "1", &lock[0], &name])
+        );
+        let reply = format!("deleted on {deleted} of {reached} reachable nodes");
+        self.emit(
+            Actor::Worker(w),
+            EventKind::Released { deleted: deleted > 0 },
+            command,
+            reply,
+            Vec::new(),
+        );
         self.set_belief(w, None);
         self.advance_after(w, 0, false);
     }
@@ -2185,41 +2276,27 @@ fn effect_text(effect: &Effect) -> String {
     }
 }
 
-fn token_text(source: TokenSource, token: i64) -> String {
-    match source {
-        TokenSource::Uuid => uuid_text(token),
-        _ => token.to_string(),
-    }
-}
-
-/// Shows a random 63-bit token in the shape of a UUID (the model keeps 64 bits of it).
-pub fn uuid_text(token: i64) -> String {
-    let hex = format!("{token:016x}");
-    format!("{}-{}-4{}-{}", &hex[..8], &hex[8..12], &hex[13..16], &hex[12..13])
-}
-
 fn update_text(
     row: &OrderRow,
-    how: WriteHow,
     guard: Guard,
-    status_check: StatusCheck,
+    required_status: Option<&str>,
     status: &str,
-    token: Option<i64>,
+    token: Option<String>,
     name: &str,
 ) -> String {
-    let token_sql = token.map_or("NULL".to_owned(), |t| t.to_string());
     let mut text = format!("UPDATE orders SET status = '{status}'");
-    if how == WriteHow::Fenced {
-        text.push_str(&format!(", last_fence = {token_sql}"));
+    if let Some(t) = &token {
+        text.push_str(&format!(", last_fence = {t}"));
     }
     text.push_str(&format!(", updated_by = '{name}' WHERE id = {}", row.id));
-    if status_check == StatusCheck::Pending && how == WriteHow::Fenced {
-        text.push_str(" AND status = 'pending'");
+    if let Some(required) = required_status {
+        text.push_str(&format!(" AND status = '{required}'"));
     }
-    match (how, guard) {
-        (WriteHow::Fenced, Guard::Lt) => text.push_str(&format!(" AND last_fence < {token_sql}")),
-        (WriteHow::Fenced, Guard::Le) => text.push_str(&format!(" AND last_fence <= {token_sql}")),
-        _ => {}
+    let token_sql = token.unwrap_or_else(|| "NULL".to_owned());
+    match guard {
+        Guard::Lt => text.push_str(&format!(" AND last_fence < {token_sql}")),
+        Guard::Le => text.push_str(&format!(" AND last_fence <= {token_sql}")),
+        Guard::None => {}
     }
     text
 }

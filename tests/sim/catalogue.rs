@@ -1,6 +1,6 @@
 //! The built-in catalogue: every file parses, ids are unique and match file names.
 
-use fencing_playground::catalogue::{self, builtin::FILES};
+use fencing_playground::catalogue::{self, builtin::FILES, narration};
 use fencing_playground::sim;
 
 #[test]
@@ -27,4 +27,91 @@ fn ids_are_unique_and_routable() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), FILES.len(), "duplicate ids");
+}
+
+#[test]
+fn every_builtin_shows_its_promised_outcome() {
+    // Each file states its outcome; the simulator must agree, fact by fact.
+    for scenario in catalogue::all() {
+        let id = &scenario.id;
+        let expect = scenario.expect.clone().unwrap_or_else(|| panic!("{id} states no outcome"));
+        let trace = sim::run(&scenario);
+        let summary = trace.summary();
+        let names =
+            |v: &[sim::trace::Finding]| v.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+        let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+        let rejected = summary.writes.len() - accepted;
+        let actual = (
+            names(&summary.violations),
+            names(&summary.warnings),
+            accepted as u32,
+            rejected as u32,
+            summary.charges,
+            !summary.overlaps.is_empty(),
+        );
+        let promised = (
+            expect.violations,
+            expect.warnings,
+            expect.accepted,
+            expect.rejected,
+            expect.charges,
+            expect.overlap,
+        );
+        assert_eq!(
+            actual,
+            promised,
+            "{id}: (violations, warnings, accepted, rejected, charges, overlap)\n{}",
+            sim::render::render(&trace)
+        );
+        assert!(!expect.badge.is_empty(), "{id} has no badge");
+    }
+}
+
+#[test]
+fn narration_is_anchored_and_covers_every_step_that_matters() {
+    // Every paragraph must find its event, and every violation, warning, rejection and
+    // grant must be narrated at that event or at another event of the same instant.
+    for scenario in catalogue::all() {
+        let id = &scenario.id;
+        let trace = sim::run(&scenario);
+        assert!(scenario.narration.len() >= 3, "{id} has too little narration");
+        let resolved = narration::resolve(&trace);
+        let mut narrated_times = Vec::new();
+        for (i, event) in &resolved {
+            let event = event.unwrap_or_else(|| {
+                panic!("{id}: narration {i} ({:?}) matches no event", scenario.narration[*i].at)
+            });
+            narrated_times.push(trace.events()[event].at_ms);
+        }
+        for event in trace.events() {
+            let matters = matches!(
+                event.kind.tag(),
+                "violation" | "warning" | "write-rejected" | "object-rejected"
+            );
+            if matters {
+                assert!(
+                    narrated_times.contains(&event.at_ms),
+                    "{id}: event #{} ({}) at {} ms has no narration",
+                    event.id,
+                    event.kind.tag(),
+                    event.at_ms
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_scenario_file_is_listed() {
+    // A file dropped into static/scenarios must also be compiled in.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("static/scenarios");
+    let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+        .expect("scenario folder")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| name.strip_suffix(".json").map(str::to_owned))
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = FILES.iter().map(|(id, _)| (*id).to_owned()).collect();
+    listed.sort();
+    assert_eq!(on_disk, listed);
 }

@@ -53,7 +53,13 @@ fn random_schedule(seed: u64, guard: Guard) -> Scenario {
                     attempts: 400,
                 },
                 Step::Compute { ms: prng.below(5_000) },
-                Step::Write { how: WriteHow::Fenced, status: "paid".into(), attempts: 1 },
+                Step::Write {
+                    how: WriteHow::Fenced,
+                    status: "paid".into(),
+                    from: None,
+                    attempts: 1,
+                    backoff_ms: 0,
+                },
                 Step::Release { how: sim::scenario::ReleaseHow::Script },
             ];
             worker

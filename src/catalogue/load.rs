@@ -1,0 +1,213 @@
+//! Reading scenario files: untrusted JSON in, a checked [`Scenario`] or a clear error out.
+//!
+//! Owns every rule a file must satisfy beyond its shape (names that exist, limits that keep
+//! a run small). It never panics on any input, and it does not run the model.
+
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::sim::Scenario;
+use crate::sim::scenario::{Fault, Step, Topology};
+
+/// The newest file format this build reads.
+pub const FORMAT: u32 = 1;
+
+/// Limits that keep one run small enough for a browser tab.
+pub const BYTES_MAX: usize = 256 * 1024;
+pub const WORKERS_MAX: usize = 8;
+pub const NODES_MAX: usize = 7;
+pub const STEPS_MAX: usize = 200;
+pub const FAULTS_MAX: usize = 100;
+pub const UNTIL_MS_MAX: u64 = 24 * 3_600_000;
+
+/// Why a file was refused, with where (a JSON path and, for syntax and type errors, the
+/// line and column) and what was expected.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct LoadError {
+    /// `$.workers[1].program[0].ttl_ms`, or `$` for the whole file.
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(
+                f,
+                "{} (line {}, column {}): {}",
+                self.path, self.line, self.column, self.message
+            )
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Parses and checks one scenario file.
+pub fn parse_scenario(text: &str) -> Result<Scenario, LoadError> {
+    if text.len() > BYTES_MAX {
+        return Err(whole(format!(
+            "the file is {} bytes; a scenario may have at most {BYTES_MAX}",
+            text.len()
+        )));
+    }
+    // Look at the version first, so a newer file gets a useful message, not a type error.
+    #[derive(Deserialize)]
+    struct Probe {
+        format: Option<serde_json::Value>,
+    }
+    if let Ok(Probe { format: Some(format) }) = serde_json::from_str::<Probe>(text) {
+        match format.as_u64() {
+            Some(n) if n > u64::from(FORMAT) => {
+                return Err(LoadError {
+                    path: "$.format".to_owned(),
+                    line: 0,
+                    column: 0,
+                    message: format!(
+                        "this file uses format {n}, but this playground reads format {FORMAT}; open it with a newer version of the playground"
+                    ),
+                });
+            }
+            Some(n) if n >= 1 => {}
+            _ => {
+                return Err(LoadError {
+                    path: "$.format".to_owned(),
+                    line: 0,
+                    column: 0,
+                    message: format!("expected the format version {FORMAT}, found {format}"),
+                });
+            }
+        }
+    }
+    let deserializer = &mut serde_json::Deserializer::from_str(text);
+    let scenario: Scenario = serde_path_to_error::deserialize(deserializer).map_err(|error| {
+        let path = json_path(&error.path().to_string());
+        let inner = error.into_inner();
+        LoadError { path, line: inner.line(), column: inner.column(), message: describe(&inner) }
+    })?;
+    validate(&scenario)?;
+    Ok(scenario)
+}
+
+/// Checks what the JSON shape cannot: names refer to something, sizes stay bounded.
+pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
+    let fail = |path: String, message: String| Err(LoadError { path, line: 0, column: 0, message });
+    if !crate::route::is_scenario_id(&scenario.id) {
+        return fail(
+            "$.id".into(),
+            "an id is 1 to 64 lower-case letters, digits and dashes".into(),
+        );
+    }
+    if scenario.until_ms == 0 || scenario.until_ms > UNTIL_MS_MAX {
+        return fail("$.until_ms".into(), format!("expected 1 to {UNTIL_MS_MAX} ms (24 hours)"));
+    }
+    let nodes = &scenario.redis.nodes;
+    if nodes.is_empty() || nodes.len() > NODES_MAX {
+        return fail("$.redis.nodes".into(), format!("expected 1 to {NODES_MAX} nodes"));
+    }
+    if scenario.redis.topology == Topology::Redlock && nodes.len() < 3 {
+        return fail("$.redis.nodes".into(), "Redlock needs at least 3 nodes".into());
+    }
+    for (i, node) in nodes.iter().enumerate() {
+        if !is_name(&node.name) || nodes[..i].iter().any(|n| n.name == node.name) {
+            return fail(
+                format!("$.redis.nodes[{i}].name"),
+                "expected a unique name of 1 to 16 letters, digits, '-' or '_'".into(),
+            );
+        }
+        if node.clock_offset_ms.unsigned_abs() > UNTIL_MS_MAX {
+            return fail(
+                format!("$.redis.nodes[{i}].clock_offset_ms"),
+                "expected at most 24 hours either way".into(),
+            );
+        }
+    }
+    let workers = &scenario.workers;
+    if workers.is_empty() || workers.len() > WORKERS_MAX {
+        return fail("$.workers".into(), format!("expected 1 to {WORKERS_MAX} workers"));
+    }
+    for (i, worker) in workers.iter().enumerate() {
+        if !is_name(&worker.name) || workers[..i].iter().any(|w| w.name == worker.name) {
+            return fail(
+                format!("$.workers[{i}].name"),
+                "expected a unique name of 1 to 16 letters, digits, '-' or '_'".into(),
+            );
+        }
+        for (list, steps) in [("program", &worker.program), ("on_rejected", &worker.on_rejected)] {
+            if steps.len() > STEPS_MAX {
+                return fail(
+                    format!("$.workers[{i}].{list}"),
+                    format!("expected at most {STEPS_MAX} steps"),
+                );
+            }
+            for (j, step) in steps.iter().enumerate() {
+                if let Step::Acquire { ttl_ms: 0, .. } = step {
+                    return fail(
+                        format!("$.workers[{i}].{list}[{j}].ttl_ms"),
+                        "a lock needs a positive TTL".into(),
+                    );
+                }
+            }
+        }
+    }
+    if scenario.faults.len() > FAULTS_MAX {
+        return fail("$.faults".into(), format!("expected at most {FAULTS_MAX} faults"));
+    }
+    let has_worker = |name: &str| workers.iter().any(|w| w.name == name);
+    let has_node = |name: &str| nodes.iter().any(|n| n.name == name);
+    for (i, fault) in scenario.faults.iter().enumerate() {
+        let (worker, node) = match fault {
+            Fault::Pause { worker, .. }
+            | Fault::Hang { worker, .. }
+            | Fault::Crash { worker, .. }
+            | Fault::LoseReply { worker, .. }
+            | Fault::Delay { worker, .. } => (Some(worker), None),
+            Fault::Partition { worker, node, .. } => (Some(worker), Some(node)),
+            Fault::CrashNode { node, .. } | Fault::ClockJump { node, .. } => (None, Some(node)),
+            Fault::SetCounter { .. } => (None, None),
+        };
+        if let Some(worker) = worker.filter(|w| !has_worker(w)) {
+            return fail(
+                format!("$.faults[{i}].worker"),
+                format!("no worker is called \u{201c}{worker}\u{201d}"),
+            );
+        }
+        if let Some(node) = node.filter(|n| !has_node(n)) {
+            return fail(
+                format!("$.faults[{i}].node"),
+                format!("no node is called \u{201c}{node}\u{201d}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn is_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 16
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn whole(message: String) -> LoadError {
+    LoadError { path: "$".to_owned(), line: 0, column: 0, message }
+}
+
+/// `workers[1].program[0].ttl_ms` becomes `$.workers[1].program[0].ttl_ms`.
+fn json_path(path: &str) -> String {
+    if path == "." || path.is_empty() { "$".to_owned() } else { format!("$.{path}") }
+}
+
+/// serde_json's message without its trailing position (we report it separately).
+fn describe(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_owned(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,83 @@
+use super::parse_scenario;
+
+/// A small valid file, laid out so the tests can point at its lines.
+const GOOD: &str = r#"{
+  "format": 1,
+  "id": "tiny",
+  "title": "Tiny",
+  "seed": 1,
+  "until_ms": 60000,
+  "redis": { "nodes": [{ "name": "redis" }], "lock_key": "lock", "fence_key": "fence" },
+  "sql": { "order_id": 42 },
+  "workers": [
+    {
+      "name": "A",
+      "program": [
+        { "do": "acquire", "ttl_ms": 30000 },
+        { "do": "compute", "ms": 1000 },
+        { "do": "write" }
+      ]
+    }
+  ],
+  "faults": [{ "fault": "pause", "worker": "A", "at_ms": 1000, "pause_ms": 39000 }]
+}"#;
+
+fn error_of(text: &str) -> String {
+    match parse_scenario(text) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(error) => error.to_string(),
+    }
+}
+
+#[test]
+fn a_built_in_parses() {
+    assert_eq!(parse_scenario(GOOD).map(|s| s.id), Ok("tiny".to_owned()));
+}
+
+#[test]
+fn errors_name_the_path_line_and_expectation() {
+    let bad = GOOD.replacen("\"ttl_ms\": 30000", "\"ttl_ms\": \"thirty\"", 1);
+    let text = error_of(&bad);
+    // Steps are tagged by "do", so serde buffers them: the path names the step, and the
+    // line and column point at its end.
+    assert!(text.starts_with("$.workers[0].program[0] (line 14, "), "{text}");
+    assert!(text.contains("expected u64"), "{text}");
+
+    let text = error_of(&GOOD.replacen("\"do\": \"compute\"", "\"do\": \"teleport\"", 1));
+    assert!(
+        text.contains("$.workers[0].program[1]") && text.contains("unknown variant `teleport`"),
+        "{text}"
+    );
+
+    let text = error_of(&GOOD.replacen("\"seed\": 1,", "\"seed\": 1, \"colour\": 3,", 1));
+    assert!(text.contains("unknown field `colour`"), "{text}");
+}
+
+#[test]
+fn truncated_malformed_and_absurd_files_are_refused() {
+    for cut in [0, 1, 10, GOOD.len() / 2, GOOD.len() - 3] {
+        let text = error_of(&GOOD[..cut]);
+        assert!(text.contains("line") || text.starts_with('$'), "{text}");
+    }
+    assert!(error_of("[1, 2, 3]").starts_with('$'));
+    assert!(error_of("null").starts_with('$'));
+    assert!(error_of(&" ".repeat(300 * 1024)).contains("at most"));
+    let huge = GOOD.replacen("\"until_ms\": 60000", "\"until_ms\": 99999999999", 1);
+    assert!(error_of(&huge).starts_with("$.until_ms"));
+    let ghost = GOOD.replacen(
+        "\"worker\": \"A\", \"at_ms\": 1000",
+        "\"worker\": \"Z\", \"at_ms\": 1000",
+        1,
+    );
+    assert!(error_of(&ghost).contains("no worker is called"), "{}", error_of(&ghost));
+}
+
+#[test]
+fn a_newer_format_gets_a_clear_message() {
+    let newer = GOOD.replacen("\"format\": 1", "\"format\": 2", 1);
+    let text = error_of(&newer);
+    assert!(text.contains("format 2") && text.contains("newer version"), "{text}");
+    assert!(
+        error_of(&GOOD.replacen("\"format\": 1", "\"format\": \"one\"", 1)).starts_with("$.format")
+    );
+}

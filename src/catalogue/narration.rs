@@ -1,0 +1,50 @@
+//! Narration: pins each paragraph of a scenario's story to an event of its trace.
+//!
+//! Owns anchor matching (`nth` event of a kind, by an actor, or the first event at a time).
+//! Pure: it reads a trace and never runs the model.
+
+use crate::sim::Trace;
+use crate::sim::scenario::Anchor;
+
+/// The event an anchor names, if the trace has it.
+pub fn anchor_event(trace: &Trace, anchor: &Anchor) -> Option<usize> {
+    if let Some(at_ms) = anchor.at_ms {
+        return trace.events().iter().position(|event| event.at_ms >= at_ms);
+    }
+    let tag = anchor.event.as_deref()?;
+    let nth = usize::try_from(anchor.nth.unwrap_or(1).max(1)).unwrap_or(usize::MAX);
+    trace
+        .events()
+        .iter()
+        .enumerate()
+        .filter(|(_, event)| event.kind.tag() == tag)
+        .filter(|(_, event)| {
+            anchor.actor.as_deref().is_none_or(|a| trace.actor_name(event.actor) == a)
+        })
+        .nth(nth - 1)
+        .map(|(index, _)| index)
+}
+
+/// Each narration paragraph's event index, in event order; `None` for anchors that do not
+/// resolve (a native test keeps the built-ins free of those).
+pub fn resolve(trace: &Trace) -> Vec<(usize, Option<usize>)> {
+    let mut resolved: Vec<(usize, Option<usize>)> = trace
+        .scenario()
+        .narration
+        .iter()
+        .enumerate()
+        .map(|(i, narration)| (i, anchor_event(trace, &narration.at)))
+        .collect();
+    resolved.sort_by_key(|&(i, event)| (event.unwrap_or(usize::MAX), i));
+    resolved
+}
+
+/// The narration to show at `cursor` (after `cursor` events): the latest paragraph whose
+/// event has happened, as (paragraph index, its event index).
+pub fn at_cursor(trace: &Trace, cursor: usize) -> Option<(usize, usize)> {
+    resolve(trace)
+        .into_iter()
+        .filter_map(|(i, event)| Some((i, event?)))
+        .filter(|&(_, event)| event < cursor)
+        .next_back()
+}
