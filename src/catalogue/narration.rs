@@ -45,6 +45,5 @@ pub fn at_cursor(trace: &Trace, cursor: usize) -> Option<(usize, usize)> {
     resolve(trace)
         .into_iter()
         .filter_map(|(i, event)| Some((i, event?)))
-        .filter(|&(_, event)| event < cursor)
-        .next_back()
+        .rfind(|&(_, event)| event < cursor)
 }
