@@ -7,6 +7,7 @@
 
 pub mod catalogue;
 pub mod export;
+pub mod quiz;
 pub mod route;
 pub mod sim;
 #[cfg(target_arch = "wasm32")]

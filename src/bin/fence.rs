@@ -7,12 +7,13 @@
 use std::process::ExitCode;
 
 use fencing_playground::catalogue::{self, load};
-use fencing_playground::{export, sim};
+use fencing_playground::{export, quiz, sim};
 
 const USAGE: &str = "usage:
   fence list                                   the built-in scenarios
   fence run <id | file.json> [--seed N] [--format text|json]
-  fence check <file.json>                      validate a scenario file";
+  fence check <file.json>                      validate a scenario file
+  fence quiz --verify                          check every quiz answer against the simulator";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -67,6 +68,21 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 print!("{}", sim::render::render(&trace));
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Some("quiz") if args.get(1).map(String::as_str) == Some("--verify") => {
+            let bank = quiz::parse_bank(quiz::BANK_JSON)?;
+            let mut failed = 0;
+            for question in &bank.questions {
+                match quiz::verify(question) {
+                    Ok(()) => println!("ok      {} ({})", question.id, question.show.scenario),
+                    Err(why) => {
+                        failed += 1;
+                        println!("FAILED  {}: {why}", question.id);
+                    }
+                }
+            }
+            println!("quiz: {} passed, {failed} failed", bank.questions.len() - failed);
+            Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
         _ => Err(USAGE.to_owned()),
     }

@@ -116,3 +116,23 @@ fn without_the_fence_the_search_finds_a_stale_write() {
         None => panic!("no schedule without the fence produced a stale write"),
     }
 }
+
+/// FNV-1a over the JSON export of every built-in, in catalogue order.
+pub(crate) fn all_exports_digest() -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for scenario in catalogue::all() {
+        for byte in fencing_playground::export::trace_json(&sim::run(&scenario)).bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+#[test]
+fn golden_digest_pins_every_builtin_export() {
+    // The browser test `tests/ui/determinism.rs` asserts the same literal from wasm.
+    assert_eq!(format!("{:016x}", all_exports_digest()), GOLDEN_ALL_EXPORTS);
+}
+
+pub(crate) const GOLDEN_ALL_EXPORTS: &str = "8a2979b00672facd";

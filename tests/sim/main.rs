@@ -1,8 +1,10 @@
 //! Native tests of everything outside `src/ui` (one binary: `cargo test --test sim`).
 #![cfg(not(target_arch = "wasm32"))]
 
-mod catalogue; // every built-in parses and runs; ids are unique
+mod catalogue; // every built-in parses, runs, shows its promised outcome and is narrated
+mod cli; // the fence binary: output, exit codes, bad input
 mod determinism; // same scenario + seed = same trace; golden digest; random schedules
+mod quiz; // the quiz bank: every answer key proven by the simulator
 mod stories; // the seed articles' timelines, exactly, and the failover and non-atomic traps
 mod support; // the check helper, scenario builders and the seed loop
 mod tidy; // architecture invariants: the pure core imports no web crate and no clock

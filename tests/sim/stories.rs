@@ -209,3 +209,43 @@ fn pause_shorter_than_the_ttl_leaves_nothing_to_fence() {
     assert_eq!(scenario.sql.guard, Guard::Lt);
     assert!(trace.events().iter().any(|e| matches!(e.kind, EventKind::Released { deleted: true })));
 }
+
+#[test]
+fn a_postgres_sequence_keeps_counting_across_the_redis_failover() {
+    // Like the consensus counter, a sequence in the database is not lost with Redis.
+    let mut scenario = builtin("failover-consensus-counter");
+    scenario.tokens = sim::scenario::TokenSource::PgSequence;
+    let trace = sim::run(&scenario);
+    let tokens: Vec<Option<i64>> = trace.summary().grants.iter().map(|g| g.token).collect();
+    assert_eq!(tokens, vec![Some(50), Some(51)]);
+    assert!(trace.events().iter().any(|e| e.command.contains("nextval")));
+    assert!(violations(&trace).is_empty());
+}
+
+#[test]
+fn a_replica_hides_an_expired_lock_but_keeps_it_until_the_primary_deletes_it() {
+    // Replicas do not expire keys; they report them missing once their deadline passed.
+    let mut scenario = builtin("failover-duplicate-token");
+    scenario.faults.clear();
+    scenario.redis.lag_ms = 5_000;
+    scenario.workers.truncate(1);
+    scenario.workers[0].program = vec![Step::Acquire {
+        how: AcquireHow::Script,
+        ttl_ms: 1_000,
+        retry_every_ms: 1_000,
+        attempts: 1,
+    }];
+    let trace = sim::run(&scenario);
+    // With a 5 s lag the grant reaches the replica at 5 s, after the 1 s lease expired.
+    let at = |t: u64| trace.state_at(trace.cursor_at_time(t)).nodes[1].clone();
+    assert!(at(3_000).keyspace.raw("lock:order:42").is_none(), "not replicated before the lag");
+    let replica = at(5_500);
+    assert!(replica.keyspace.raw("lock:order:42").is_some(), "a replica keeps the expired key");
+    assert!(
+        replica.keyspace.peek("lock:order:42", replica.clock_ms(5_500)).is_none(),
+        "but hides it"
+    );
+    // The primary's synthesised DEL arrives after the lag and removes it.
+    let later = at(7_000);
+    assert!(later.keyspace.raw("lock:order:42").is_none(), "{}", sim::render::render(&trace));
+}

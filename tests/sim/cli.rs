@@ -1,0 +1,91 @@
+//! The `fence` binary: output, exit codes, and refusal of bad input.
+
+use std::process::{Command, Output};
+
+fn fence(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fence")).args(args).output().expect("fence runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("fence-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path.display().to_string()
+}
+
+#[test]
+fn list_names_every_builtin() {
+    let output = fence(&["list"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).lines().count(), fencing_playground::catalogue::all().len());
+    assert!(stdout(&output).contains("gc-pause-fenced"));
+}
+
+#[test]
+fn run_json_matches_the_golden_export() {
+    // The same bytes the web app exports (tests/ui/determinism.rs checks the wasm side).
+    let output = fence(&["run", "failover-duplicate-token", "--format", "json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), include_str!("../golden/failover-duplicate-token.json"));
+}
+
+#[test]
+fn run_text_and_seed_and_files() {
+    let text = stdout(&fence(&["run", "gc-pause-fenced"]));
+    assert!(text.contains("write-rejected") && text.contains("UPDATE 0"), "{text}");
+    let path = temp_file("copy.json", include_str!("../../static/scenarios/uuid-as-token.json"));
+    let seed_7 = stdout(&fence(&["run", &path, "--seed", "7", "--format", "json"]));
+    let seed_8 = stdout(&fence(&["run", &path, "--seed", "8", "--format", "json"]));
+    assert!(seed_7.contains("\"seed\": 7") && seed_8.contains("\"seed\": 8"));
+    assert_ne!(seed_7, seed_8, "random UUID tokens must follow the seed");
+    assert_eq!(seed_7, stdout(&fence(&["run", &path, "--seed", "7", "--format", "json"])));
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message() {
+    let good = include_str!("../../static/scenarios/gc-pause-fenced.json");
+    let cases = [
+        ("malformed.json", "{ this is not json".to_owned()),
+        ("truncated.json", good[..good.len() / 2].to_owned()),
+        ("wrong-type.json", good.replacen("\"seed\": 1", "\"seed\": \"one\"", 1)),
+        ("newer.json", good.replacen("\"format\": 1", "\"format\": 7", 1)),
+        ("absurd.json", good.replacen("\"until_ms\": 60000", "\"until_ms\": 999999999999", 1)),
+        ("huge.json", format!("{{\"pad\": \"{}\"}}", "x".repeat(300 * 1024))),
+    ];
+    for (name, text) in cases {
+        let path = temp_file(name, &text);
+        for args in [vec!["check", path.as_str()], vec!["run", path.as_str()]] {
+            let output = fence(&args);
+            assert_eq!(output.status.code(), Some(2), "{name} {args:?}: {}", stdout(&output));
+            assert!(stderr(&output).starts_with("fence: "), "{name}: {}", stderr(&output));
+        }
+    }
+    assert!(
+        stderr(&fence(&[
+            "check",
+            &temp_file("n.json", &good.replacen("\"format\": 1", "\"format\": 7", 1))
+        ]))
+        .contains("newer version")
+    );
+    assert_eq!(fence(&["run", "no-such-id"]).status.code(), Some(2));
+    assert_eq!(fence(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(fence(&["run", "gc-pause-fenced", "--seed", "x"]).status.code(), Some(2));
+}
+
+#[test]
+fn check_accepts_a_builtin_and_quiz_verify_passes() {
+    let path = temp_file("ok.json", include_str!("../../static/scenarios/clock-jump.json"));
+    assert!(fence(&["check", &path]).status.success());
+    let output = fence(&["quiz", "--verify"]);
+    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(stdout(&output).contains(" 0 failed"));
+}
