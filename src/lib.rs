@@ -7,8 +7,11 @@
 
 pub mod catalogue;
 pub mod export;
+pub mod player;
 pub mod quiz;
 pub mod route;
 pub mod sim;
+pub mod timeline;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod whatif;

@@ -12,6 +12,8 @@ pub enum Route {
     Home,
     /// `#/s/<id>` with an optional `?t=<ms>` cursor time.
     Scenario { id: String, t_ms: Option<u64> },
+    /// `#/compare/<id>`: variants of one scenario on one shared scrubber.
+    Compare { id: String },
     /// Any other hash; `asked` is the hash as given, without the leading `#`.
     NotFound { asked: String },
 }
@@ -41,6 +43,7 @@ impl Route {
                 }
                 Route::Scenario { id: (*id).to_owned(), t_ms }
             }
+            ["compare", id] if is_scenario_id(id) => Route::Compare { id: (*id).to_owned() },
             _ => not_found(),
         }
     }
@@ -51,6 +54,7 @@ impl Route {
             Route::Home => "#/".to_owned(),
             Route::Scenario { id, t_ms: None } => format!("#/s/{id}"),
             Route::Scenario { id, t_ms: Some(ms) } => format!("#/s/{id}?t={ms}"),
+            Route::Compare { id } => format!("#/compare/{id}"),
             Route::NotFound { asked } => format!("#{asked}"),
         }
     }
@@ -101,6 +105,7 @@ mod tests {
             Route::Home,
             Route::Scenario { id: "a-b".into(), t_ms: None },
             Route::Scenario { id: "a-b".into(), t_ms: Some(0) },
+            Route::Compare { id: "a-b".into() },
             Route::NotFound { asked: "/what".into() },
         ] {
             assert_eq!(Route::parse(&route.href()), route);

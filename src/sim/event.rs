@@ -260,4 +260,7 @@ pub struct Event {
     pub why: String,
     /// Earlier events this one depends on (the grant a write used, the write that fenced it).
     pub causes: Vec<u32>,
+    /// The other end of a request: the node a worker's command went to, or the worker a
+    /// service answered. `None` for facts (expiries, pauses, checker findings).
+    pub peer: Option<Actor>,
 }

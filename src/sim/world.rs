@@ -154,6 +154,8 @@ struct World<'s> {
     blocked: Vec<u8>,
     open_spans: Vec<Option<u64>>,
     closed_spans: Vec<(u8, u64, u64)>,
+    /// The worker whose step or watchdog is being applied (the peer of service events).
+    acting: Option<u8>,
 }
 
 impl<'s> World<'s> {
@@ -261,6 +263,7 @@ impl<'s> World<'s> {
             blocked: Vec::new(),
             open_spans: vec![None; scenario.workers.len()],
             closed_spans: Vec::new(),
+            acting: None,
         };
         if recording == Recording::Frames {
             world.frames.push(world.state.clone());
@@ -391,6 +394,28 @@ impl<'s> World<'s> {
         causes: Vec<u32>,
     ) -> u32 {
         let id = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        // The other end of a request: the node a worker talked to, or the worker a service
+        // served (the one whose step or watchdog is running).
+        let peer = match (actor, &kind) {
+            (Actor::Worker(_), EventKind::NodeLocked { node, .. }) => Some(Actor::Node(*node)),
+            (
+                Actor::Worker(_),
+                EventKind::Granted { .. }
+                | EventKind::LockSet
+                | EventKind::TokenDrawn { .. }
+                | EventKind::Denied
+                | EventKind::AcquireFailed
+                | EventKind::Renewed { .. }
+                | EventKind::Released { .. }
+                | EventKind::WaitReturned { .. },
+            ) if self.scenario.redis.topology == Topology::Replicated => {
+                self.state.primary.map(Actor::Node)
+            }
+            (Actor::Db | Actor::Gateway | Actor::Storage | Actor::Dlq | Actor::Tokens, _) => {
+                self.acting.map(Actor::Worker)
+            }
+            _ => None,
+        };
         self.events.push(Event {
             id,
             at_ms: self.state.now_ms,
@@ -400,6 +425,7 @@ impl<'s> World<'s> {
             reply,
             why: String::new(),
             causes,
+            peer,
         });
         if self.recording == Recording::Frames {
             self.frames.push(self.state.clone());
@@ -489,12 +515,16 @@ impl<'s> World<'s> {
             Action::Step { worker, generation } => {
                 if self.runtime[usize::from(worker)].generation == generation {
                     self.runtime[usize::from(worker)].pending = None;
+                    self.acting = Some(worker);
                     self.worker_step(worker);
+                    self.acting = None;
                 }
             }
             Action::WatchdogTick { worker, generation } => {
                 if self.runtime[usize::from(worker)].watchdog_generation == generation {
+                    self.acting = Some(worker);
                     self.watchdog_tick(worker);
+                    self.acting = None;
                 }
             }
             Action::Fault { index } => self.apply_fault(usize::from(index)),

@@ -5,9 +5,10 @@ use yew::prelude::*;
 
 use crate::catalogue;
 use crate::route::Route;
+use crate::ui::compare::Compare;
 use crate::ui::home::Home;
 use crate::ui::not_found::NotFound;
-use crate::ui::player::Player;
+use crate::ui::player::PlayerPage;
 
 #[component]
 pub fn App() -> Html {
@@ -26,7 +27,14 @@ pub fn App() -> Html {
     let view = match &*route {
         Route::Home => html! { <Home /> },
         Route::Scenario { id, t_ms } => match catalogue::find(id) {
-            Some(scenario) => html! { <Player scenario={scenario} t_ms={*t_ms} /> },
+            // Keyed by id, so opening another scenario starts a fresh player.
+            Some(scenario) => {
+                html! { <PlayerPage key={id.clone()} scenario={scenario} t_ms={*t_ms} /> }
+            }
+            None => html! { <NotFound asked={format!("the scenario \u{201c}{id}\u{201d}")} /> },
+        },
+        Route::Compare { id } => match catalogue::find(id) {
+            Some(scenario) => html! { <Compare key={id.clone()} scenario={scenario} /> },
             None => html! { <NotFound asked={format!("the scenario \u{201c}{id}\u{201d}")} /> },
         },
         Route::NotFound { asked } => {

@@ -31,6 +31,9 @@ pub(crate) fn Home() -> Html {
                                     <a href={href}>
                                         <h3>{ &s.title }</h3>
                                         <p>{ &s.goal }</p>
+                                        if let Some(expect) = &s.expect {
+                                            <span class={classes!("badge", (!expect.violations.is_empty()).then_some("bad"))} data-testid="badge">{ &expect.badge }</span>
+                                        }
                                     </a>
                                 </li>
                             }

@@ -4,7 +4,9 @@
 //! (listeners, timers, storage) sit in hooks, never in reducers.
 
 mod app;
+mod compare;
 mod home;
+mod hooks;
 mod not_found;
 mod player;
 

@@ -29,14 +29,15 @@ async fn route_change_opens_the_scenario_view() {
 }
 
 #[wasm_bindgen_test]
-async fn time_parameter_limits_the_log() {
-    // `?t=31500` shows only the events up to 31.5 s: B's grant, not its write.
+async fn time_parameter_opens_the_player_at_that_moment() {
+    // `?t=31500` restores the position: B's grant is applied, its write is still ahead.
     let root = mount_at("#/s/gc-pause-fenced?t=31500").await;
-    let events = find_all(&root, "event");
-    let times: Vec<u64> =
-        events.iter().filter_map(|e| e.get_attribute("data-at-ms")?.parse().ok()).collect();
-    assert!(!times.is_empty());
-    assert!(times.iter().all(|&t| t <= 31_500), "{times:?}");
+    assert_eq!(text(&find(&root, "clock").unwrap()), "31.500 s");
+    for event in find_all(&root, "event") {
+        let at: u64 = event.get_attribute("data-at-ms").unwrap().parse().unwrap();
+        let future = event.get_attribute("class").unwrap_or_default().contains("future");
+        assert_eq!(future, at > 31_500, "event at {at} ms");
+    }
 }
 
 #[wasm_bindgen_test]

@@ -42,3 +42,57 @@ pub(crate) fn find_all(root: &Element, test_id: &str) -> Vec<Element> {
 pub(crate) fn text(element: &Element) -> String {
     element.dyn_ref::<HtmlElement>().map(HtmlElement::inner_text).unwrap_or_default()
 }
+
+/// Sets a range or text input's value and fires `input` (as a user drag or typing does).
+pub(crate) async fn set_input(root: &Element, test_id: &str, value: &str) {
+    let input: web_sys::HtmlInputElement = find(root, test_id).expect(test_id).dyn_into().unwrap();
+    input.set_value(value);
+    fire(&input, "input").await;
+}
+
+/// Sets a control's value and fires `change` (as leaving a field or picking an option does).
+pub(crate) async fn set_change(root: &Element, test_id: &str, value: &str) {
+    let element = find(root, test_id).expect(test_id);
+    if let Some(input) = element.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.set_value(value);
+    } else if let Some(select) = element.dyn_ref::<web_sys::HtmlSelectElement>() {
+        select.set_value(value);
+    }
+    fire(&element, "change").await;
+}
+
+pub(crate) async fn fire(target: &web_sys::EventTarget, kind: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict(kind, &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+    settle().await;
+}
+
+pub(crate) async fn click(root: &Element, test_id: &str) {
+    let element: HtmlElement = find(root, test_id).expect(test_id).dyn_into().unwrap();
+    element.click();
+    settle().await;
+}
+
+/// Presses a key on an element, with or without Shift.
+pub(crate) async fn press(target: &Element, key: &str, shift: bool) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_shift_key(shift);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event =
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+    settle().await;
+}
+
+/// The text of the row cell `column` (0-based) of the Redis key `key` on `node`.
+pub(crate) fn redis_cell(root: &Element, node: &str, key: &str, column: u32) -> Option<String> {
+    let row = root
+        .query_selector(&format!("[data-testid='redis-key'][data-node='{node}'][data-key='{key}']"))
+        .unwrap()?;
+    let cells = row.query_selector_all("td").unwrap();
+    cells.item(column).and_then(|n| n.dyn_into::<HtmlElement>().ok()).map(|c| c.inner_text())
+}

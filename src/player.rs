@@ -1,0 +1,256 @@
+//! Playback over an immutable trace: the cursor, the clock, stepping, play and what-if forks.
+//!
+//! Owns the rules a learner's controls follow (clamping, semantic steps, stop at the end,
+//! forks that keep the time); it is plain data with a pure `update`, tested natively. It
+//! never renders and never reads a clock: `Tick` carries the elapsed real time.
+
+use std::rc::Rc;
+
+use crate::sim::{self, EventKind, Scenario, Trace};
+use crate::whatif::WhatIf;
+
+/// A trace shared between the player and the views; equality is identity, so comparing
+/// two players (and Yew props) is O(1).
+#[derive(Clone, Debug)]
+pub struct TraceRef(pub Rc<Trace>);
+
+impl PartialEq for TraceRef {
+    fn eq(&self, other: &TraceRef) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for TraceRef {
+    type Target = Trace;
+    fn deref(&self) -> &Trace {
+        &self.0
+    }
+}
+
+/// Playback speeds, in virtual time per real time, on a logarithmic scale from 0.1x to 10x.
+pub const SPEEDS: &[(u32, &str)] = &[
+    (100, "0.1x"),
+    (200, "0.2x"),
+    (500, "0.5x"),
+    (1_000, "1x"),
+    (2_000, "2x"),
+    (5_000, "5x"),
+    (10_000, "10x"),
+];
+
+/// The default speed index (1x).
+pub const SPEED_DEFAULT: usize = 3;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    /// The scenario as written (what "reset" returns to).
+    pub original: Scenario,
+    /// The what-if parameters applied to it (all `None`: the original).
+    pub whatif: WhatIf,
+    pub trace: TraceRef,
+    /// Events applied: `0..=trace.len()`.
+    pub cursor: usize,
+    /// The clock shown, in virtual ms. Every event before it is applied; events exactly at
+    /// it may or may not be (stepping walks through same-instant events one by one).
+    pub time_ms: u64,
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+}
+
+/// What a control asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Move the clock to a time (the scrubber); all events at or before it are applied.
+    SeekTime(u64),
+    /// Apply exactly this many events (a click on an event).
+    SeekCursor(usize),
+    StepForward,
+    StepBack,
+    /// To the next or previous event that matters (grant, expiry, pause, write, rejection,
+    /// violation, warning).
+    NextMilestone,
+    PrevMilestone,
+    First,
+    Last,
+    Play,
+    Pause,
+    TogglePlay,
+    /// Real milliseconds passed while playing.
+    Tick(u64),
+    SetSpeed(usize),
+    /// Re-run the scenario with these parameters, keeping the clock.
+    Fork(WhatIf),
+    /// Back to the original scenario, keeping the clock.
+    Reset,
+}
+
+impl Player {
+    pub fn new(scenario: Scenario) -> Player {
+        let trace = TraceRef(Rc::new(sim::run(&scenario)));
+        Player {
+            original: scenario,
+            whatif: WhatIf::default(),
+            trace,
+            cursor: 0,
+            time_ms: 0,
+            playing: false,
+            speed: SPEED_DEFAULT,
+        }
+    }
+
+    /// A player opened at a time (a permalink's `t=`).
+    pub fn at_time(scenario: Scenario, t_ms: u64) -> Player {
+        Player::new(scenario).update(Action::SeekTime(t_ms))
+    }
+
+    /// The last time worth showing: the last event (the scrubber's maximum).
+    pub fn end_ms(&self) -> u64 {
+        self.trace.end_ms()
+    }
+
+    /// The event the learner is looking at: the last one applied.
+    pub fn current_event(&self) -> Option<&sim::Event> {
+        self.cursor.checked_sub(1).and_then(|i| self.trace.events().get(i))
+    }
+
+    pub fn update(&self, action: Action) -> Player {
+        let mut next = self.clone();
+        let n = self.trace.len();
+        match action {
+            Action::SeekTime(t) => {
+                let t = t.min(self.end_ms());
+                next.time_ms = t;
+                next.cursor = self.trace.cursor_at_time(t);
+                next.playing = false;
+            }
+            Action::SeekCursor(c) => {
+                next.set_cursor(c.min(n));
+                next.playing = false;
+            }
+            Action::StepForward => {
+                next.set_cursor((self.cursor + 1).min(n));
+                next.playing = false;
+            }
+            Action::StepBack => {
+                next.set_cursor(self.cursor.saturating_sub(1));
+                next.playing = false;
+            }
+            Action::NextMilestone => {
+                let found = self.trace.events()[self.cursor.min(n)..]
+                    .iter()
+                    .position(|e| is_milestone(&e.kind));
+                next.set_cursor(found.map_or(n, |i| self.cursor + i + 1));
+                next.playing = false;
+            }
+            Action::PrevMilestone => {
+                // The milestone before the current one (the current event is index cursor-1).
+                let before = self.cursor.saturating_sub(1);
+                let found =
+                    self.trace.events()[..before].iter().rposition(|e| is_milestone(&e.kind));
+                next.set_cursor(found.map_or(0, |i| i + 1));
+                next.playing = false;
+            }
+            Action::First => {
+                next.set_cursor(0);
+                next.playing = false;
+            }
+            Action::Last => {
+                next.set_cursor(n);
+                next.playing = false;
+            }
+            Action::Play => next.start_playing(),
+            Action::Pause => next.playing = false,
+            Action::TogglePlay if self.playing => next.playing = false,
+            Action::TogglePlay => next.start_playing(),
+            Action::Tick(real_ms) => {
+                if self.playing {
+                    let speed_per_mille = u64::from(SPEEDS[self.speed.min(SPEEDS.len() - 1)].0);
+                    let advance = real_ms.saturating_mul(speed_per_mille) / 1_000;
+                    let t = self.time_ms.saturating_add(advance.max(1)).min(self.end_ms());
+                    next.time_ms = t;
+                    next.cursor = self.trace.cursor_at_time(t);
+                    // Play stops at the end instead of wrapping.
+                    if t >= self.end_ms() {
+                        next.cursor = n;
+                        next.playing = false;
+                    }
+                }
+            }
+            Action::SetSpeed(i) => next.speed = i.min(SPEEDS.len() - 1),
+            Action::Fork(whatif) => next.rerun(whatif),
+            Action::Reset => next.rerun(WhatIf::default()),
+        }
+        next
+    }
+
+    fn start_playing(&mut self) {
+        // Playing from the end starts again from the beginning.
+        if self.cursor >= self.trace.len() {
+            self.set_cursor(0);
+        }
+        self.playing = !self.trace.is_empty();
+    }
+
+    fn set_cursor(&mut self, cursor: usize) {
+        self.cursor = cursor;
+        self.time_ms = match cursor {
+            0 => 0,
+            c => self.trace.events()[c - 1].at_ms,
+        };
+    }
+
+    fn rerun(&mut self, whatif: WhatIf) {
+        let scenario = whatif.apply(&self.original);
+        self.trace = TraceRef(Rc::new(sim::run(&scenario)));
+        self.whatif = whatif;
+        let t = self.time_ms.min(self.trace.end_ms());
+        self.time_ms = t;
+        self.cursor = self.trace.cursor_at_time(t);
+    }
+}
+
+/// Events a semantic step stops at.
+pub fn is_milestone(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::Granted { .. }
+            | EventKind::LockSet
+            | EventKind::Expired { .. }
+            | EventKind::Paused { .. }
+            | EventKind::Hung { .. }
+            | EventKind::Wrote { .. }
+            | EventKind::ObjectRejected { .. }
+            | EventKind::Violation { .. }
+            | EventKind::Warning { .. }
+            | EventKind::NodeCrashed { .. }
+            | EventKind::Promoted
+            | EventKind::ClockJumped { .. }
+    )
+}
+
+#[cfg(test)]
+mod tests;
+
+/// A one-line outcome of a whole run, for the verdict banner and compare rows.
+pub fn verdict(trace: &Trace) -> String {
+    let summary = trace.summary();
+    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let rejected = summary.writes.len() - accepted;
+    let mut parts = Vec::new();
+    if summary.violations.is_empty() {
+        parts.push("no safety violation".to_owned());
+    } else {
+        let mut names: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
+        names.dedup();
+        parts.push(format!("VIOLATED: {}", names.join(", ")));
+    }
+    parts.push(format!("{accepted} write(s) accepted, {rejected} rejected"));
+    if summary.charges > 0 {
+        parts.push(format!("{} charge(s)", summary.charges));
+    }
+    for warning in &summary.warnings {
+        parts.push(format!("warning: {}", warning.name));
+    }
+    parts.join("; ")
+}

@@ -1,0 +1,96 @@
+use super::{Action, Player, SPEEDS};
+use crate::catalogue;
+use crate::whatif::WhatIf;
+
+fn player(id: &str) -> Player {
+    Player::new(catalogue::find(id).expect("built-in"))
+}
+
+/// Applies actions in order and returns the final player.
+fn run(p: Player, actions: &[Action]) -> Player {
+    actions.iter().fold(p, |p, a| p.update(a.clone()))
+}
+
+#[test]
+fn seeking_by_time_applies_every_event_up_to_it() {
+    let p = player("gc-pause-fenced").update(Action::SeekTime(31_500));
+    let state = p.trace.state_at(p.cursor);
+    let node = &state.nodes[0];
+    assert_eq!(
+        node.keyspace.peek("lock:order:42", node.clock_ms(31_500)).map(|e| e.value.as_str()),
+        Some("B")
+    );
+    assert_eq!(p.time_ms, 31_500);
+    // Seeking past the end clamps to the last event.
+    let p = p.update(Action::SeekTime(10_000_000));
+    assert_eq!((p.cursor, p.time_ms), (p.trace.len(), p.trace.end_ms()));
+}
+
+#[test]
+fn stepping_walks_same_instant_events_one_by_one_and_clamps() {
+    let p = player("gc-pause-fenced");
+    let p = run(p, &[Action::Last]);
+    let n = p.trace.len();
+    let back = p.update(Action::StepBack);
+    assert_eq!(back.cursor, n - 1);
+    assert_eq!(back.time_ms, p.trace.events()[n - 2].at_ms);
+    assert_eq!(p.update(Action::StepForward).cursor, n, "stepping past the end clamps");
+    assert_eq!(run(player("gc-pause-fenced"), &[Action::StepBack]).cursor, 0);
+}
+
+#[test]
+fn milestones_skip_to_the_events_that_matter() {
+    let p = player("gc-pause-fenced");
+    let tags: Vec<&str> = std::iter::successors(Some(p.clone()), |p| {
+        let next = p.update(Action::NextMilestone);
+        (next.cursor != p.cursor).then_some(next)
+    })
+    .skip(1)
+    .filter_map(|p| p.current_event().map(|e| e.kind.tag()))
+    .collect();
+    // After the last milestone, a semantic step goes to the end.
+    assert_eq!(
+        tags,
+        ["granted", "paused", "expired", "granted", "write-accepted", "write-rejected", "finished"]
+    );
+    let end = p.update(Action::Last).update(Action::PrevMilestone);
+    assert_eq!(end.current_event().map(|e| e.kind.tag()), Some("write-rejected"));
+    let before = end.update(Action::PrevMilestone);
+    assert_eq!(before.current_event().map(|e| e.kind.tag()), Some("write-accepted"));
+}
+
+#[test]
+fn play_advances_with_speed_and_stops_at_the_end() {
+    let p =
+        player("gc-pause-fenced").update(Action::SetSpeed(SPEEDS.len() - 1)).update(Action::Play);
+    assert!(p.playing);
+    let p = p.update(Action::Tick(1_000));
+    assert_eq!(p.time_ms, 10_000, "10x speed: one real second is ten virtual seconds");
+    let mut p = p;
+    for _ in 0..100 {
+        p = p.update(Action::Tick(1_000));
+    }
+    assert!(!p.playing, "play stops at the end");
+    assert_eq!(p.cursor, p.trace.len());
+    // Play again from the end restarts from the beginning.
+    let again = p.update(Action::Play);
+    assert!(again.playing && again.cursor == 0);
+    // A tick while paused changes nothing.
+    assert_eq!(p.update(Action::Tick(5_000)), p);
+}
+
+#[test]
+fn a_fork_keeps_the_time_and_reset_restores_the_original() {
+    let p = player("gc-pause-fenced").update(Action::SeekTime(40_000));
+    let forked = p.update(Action::Fork(WhatIf { pause_ms: Some(10_000), ..WhatIf::default() }));
+    assert_ne!(forked.trace, p.trace, "a fork runs a new trace");
+    assert!(forked.time_ms <= 40_000);
+    assert!(
+        forked.trace.events().iter().all(|e| e.kind.tag() != "write-rejected"),
+        "a pause shorter than the TTL removes the rejection"
+    );
+    assert_eq!(forked.whatif.changed(), ["pause"]);
+    let reset = forked.update(Action::Reset);
+    assert!(reset.whatif.is_original());
+    assert_eq!(reset.trace.events(), p.trace.events());
+}

@@ -1,0 +1,390 @@
+//! The swimlane layout of a trace, in virtual milliseconds: lanes, spans (pauses, beliefs,
+//! lock lifetimes, downtime), event markers and request arrows.
+//!
+//! Owns what is drawn where in time; the view only maps milliseconds to pixels. Pure and
+//! computed once per trace, so a seek only moves the cursor.
+
+use crate::sim::Trace;
+use crate::sim::event::{Actor, EventKind};
+use crate::sim::state::Activity;
+use crate::sim::token::token_text;
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Layout {
+    pub end_ms: u64,
+    pub lanes: Vec<Lane>,
+    pub arrows: Vec<Arrow>,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Lane {
+    pub actor: Actor,
+    pub label: String,
+    pub spans: Vec<Span>,
+    /// Event ids drawn on this lane, in time order.
+    pub markers: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Span {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub kind: SpanKind,
+    pub label: String,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum SpanKind {
+    /// Stop-the-world pause (drawn hatched).
+    Paused,
+    /// Main thread hung (drawn dotted).
+    Hung,
+    /// Waiting for a row lock.
+    Blocked,
+    /// Dead from here on.
+    Crashed,
+    /// The worker believes it holds the lock; `until_ms` is its own deadline, after which
+    /// it still acts as holder without knowing better (drawn dashed).
+    Belief { until_ms: u64 },
+    /// The lock key exists on a node with this holder; on a replica past its deadline it is
+    /// kept but hidden from reads (`hidden_from_ms`).
+    Lock { holder: String, hidden_from_ms: Option<u64> },
+    /// The node is down.
+    Down,
+}
+
+/// A request (worker to service, or service answering a worker) or a replication transfer.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Arrow {
+    pub from: Actor,
+    pub to: Actor,
+    pub sent_ms: u64,
+    pub at_ms: u64,
+    pub event: u32,
+}
+
+/// How a marker is drawn: the shape carries the meaning, colour only repeats it.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum MarkerClass {
+    Ok,
+    Refused,
+    Violation,
+    Warning,
+    Fact,
+}
+
+pub fn marker_class(kind: &EventKind) -> MarkerClass {
+    match kind {
+        EventKind::Violation { .. } => MarkerClass::Violation,
+        EventKind::Warning { .. } | EventKind::Overlap { .. } => MarkerClass::Warning,
+        EventKind::Wrote { rows: 0, .. }
+        | EventKind::Denied
+        | EventKind::AcquireFailed
+        | EventKind::GaveUp
+        | EventKind::ObjectRejected { .. }
+        | EventKind::Renewed { ok: false }
+        | EventKind::NodeLocked { ok: false, .. }
+        | EventKind::Unreachable { .. }
+        | EventKind::ReplyLost
+        | EventKind::WriteBlocked { .. } => MarkerClass::Refused,
+        EventKind::Paused { .. }
+        | EventKind::Hung { .. }
+        | EventKind::Resumed
+        | EventKind::Expired { .. }
+        | EventKind::Crashed
+        | EventKind::NodeCrashed { .. }
+        | EventKind::NodeRestarted { .. }
+        | EventKind::ClockJumped { .. }
+        | EventKind::Finished => MarkerClass::Fact,
+        _ => MarkerClass::Ok,
+    }
+}
+
+pub fn build(trace: &Trace) -> Layout {
+    let scenario = trace.scenario();
+    let end_ms = trace.end_ms().max(1);
+    let mut lanes: Vec<Lane> = Vec::new();
+    let lane = |actor: Actor| Lane {
+        actor,
+        label: trace.actor_name(actor),
+        spans: Vec::new(),
+        markers: Vec::new(),
+    };
+    for w in 0..scenario.workers.len() {
+        lanes.push(lane(Actor::Worker(u8::try_from(w).unwrap_or(u8::MAX))));
+    }
+    let used =
+        |actor: Actor| trace.events().iter().any(|e| e.actor == actor || e.peer == Some(actor));
+    if used(Actor::Tokens) {
+        lanes.push(lane(Actor::Tokens));
+    }
+    for n in 0..scenario.redis.nodes.len() {
+        lanes.push(lane(Actor::Node(u8::try_from(n).unwrap_or(u8::MAX))));
+    }
+    lanes.push(lane(Actor::Db));
+    for actor in [Actor::Gateway, Actor::Storage, Actor::Dlq] {
+        if used(actor) {
+            lanes.push(lane(actor));
+        }
+    }
+    lanes.push(lane(Actor::Checker));
+
+    for event in trace.events() {
+        if let Some(l) = lanes.iter_mut().find(|l| l.actor == event.actor) {
+            l.markers.push(event.id);
+        }
+    }
+
+    // Spans come from the frames: walk the cursor and note when each thing starts and ends.
+    let lock_key = &scenario.redis.lock_key;
+    let n_events = trace.len();
+    let time_of = |cursor: usize| if cursor == 0 { 0 } else { trace.events()[cursor - 1].at_ms };
+    for l in &mut lanes {
+        match l.actor {
+            Actor::Worker(w) => {
+                let w = usize::from(w);
+                let mut open_activity: Option<(u64, SpanKind, String)> = None;
+                let mut open_belief: Option<(u64, u64, Option<i64>)> = None;
+                for cursor in 0..=n_events {
+                    let t = time_of(cursor);
+                    let ws = &trace.state_at(cursor).workers[w];
+                    let activity = match ws.activity {
+                        Activity::Paused { until_ms } => {
+                            Some((SpanKind::Paused, format!("paused until {}", secs(until_ms))))
+                        }
+                        Activity::Hung { until_ms } => {
+                            Some((SpanKind::Hung, format!("hung until {}", secs(until_ms))))
+                        }
+                        Activity::Blocked => {
+                            Some((SpanKind::Blocked, "waiting for a row lock".to_owned()))
+                        }
+                        Activity::Crashed => Some((SpanKind::Crashed, "crashed".to_owned())),
+                        _ => None,
+                    };
+                    let same = match (&open_activity, &activity) {
+                        (Some((_, a, _)), Some((b, _))) => a == b,
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if !same {
+                        if let Some((from, kind, label)) = open_activity.take() {
+                            l.spans.push(Span { from_ms: from, to_ms: t, kind, label });
+                        }
+                        open_activity = activity.map(|(kind, label)| (t, kind, label));
+                    }
+                    let belief = ws.belief.as_ref().map(|b| (b.since_ms, b.until_ms, b.token));
+                    match (open_belief, belief) {
+                        (None, Some(b)) => open_belief = Some(b),
+                        (Some(_), Some(b)) => open_belief = Some(b),
+                        (Some((since, until, token)), None) => {
+                            l.spans.push(belief_span(scenario.tokens, since, t, until, token));
+                            open_belief = None;
+                        }
+                        (None, None) => {}
+                    }
+                }
+                if let Some((from, kind, label)) = open_activity {
+                    l.spans.push(Span { from_ms: from, to_ms: end_ms, kind, label });
+                }
+                if let Some((since, until, token)) = open_belief {
+                    l.spans.push(belief_span(scenario.tokens, since, end_ms, until, token));
+                }
+            }
+            Actor::Node(n) => {
+                let n = usize::from(n);
+                let mut open_lock: Option<(u64, String, Option<i64>)> = None;
+                let mut open_down: Option<u64> = None;
+                for cursor in 0..=n_events {
+                    let t = time_of(cursor);
+                    let node = &trace.state_at(cursor).nodes[n];
+                    let entry =
+                        node.keyspace.raw(lock_key).map(|e| (e.value.clone(), e.expire_at_ms));
+                    let changed = match (&open_lock, &entry) {
+                        (Some((_, holder, _)), Some((value, _))) => holder != value,
+                        (None, None) => false,
+                        _ => true,
+                    };
+                    if changed {
+                        if let Some((from, holder, deadline)) = open_lock.take() {
+                            l.spans.push(lock_span(
+                                from,
+                                t,
+                                holder,
+                                deadline,
+                                node.clock_offset_ms,
+                            ));
+                        }
+                        open_lock = entry.clone().map(|(holder, deadline)| (t, holder, deadline));
+                    } else if let (Some(open), Some((_, deadline))) = (&mut open_lock, &entry) {
+                        open.2 = *deadline;
+                    }
+                    match (open_down, node.up) {
+                        (None, false) => open_down = Some(t),
+                        (Some(from), true) => {
+                            l.spans.push(Span {
+                                from_ms: from,
+                                to_ms: t,
+                                kind: SpanKind::Down,
+                                label: "down".to_owned(),
+                            });
+                            open_down = None;
+                        }
+                        _ => {}
+                    }
+                }
+                if let Some((from, holder, deadline)) = open_lock {
+                    let offset = trace.state_at(n_events).nodes[n].clock_offset_ms;
+                    l.spans.push(lock_span(from, end_ms, holder, deadline, offset));
+                }
+                if let Some(from) = open_down {
+                    l.spans.push(Span {
+                        from_ms: from,
+                        to_ms: end_ms,
+                        kind: SpanKind::Down,
+                        label: "down".to_owned(),
+                    });
+                }
+            }
+            _ => {}
+        }
+        l.spans.sort_by_key(|s| (s.from_ms, s.to_ms));
+    }
+
+    let mut arrows = Vec::new();
+    let lag_ms = scenario.redis.lag_ms;
+    for event in trace.events() {
+        match (&event.kind, event.peer) {
+            (EventKind::Replicated { from, .. }, _) => arrows.push(Arrow {
+                from: Actor::Node(*from),
+                to: event.actor,
+                sent_ms: event.at_ms.saturating_sub(lag_ms),
+                at_ms: event.at_ms,
+                event: event.id,
+            }),
+            (_, Some(peer)) => {
+                // Worker commands point at the service; service events point back at the worker.
+                let (from, to) = match event.actor {
+                    Actor::Worker(_) => (event.actor, peer),
+                    _ => (peer, event.actor),
+                };
+                arrows.push(Arrow {
+                    from,
+                    to,
+                    sent_ms: event.at_ms,
+                    at_ms: event.at_ms,
+                    event: event.id,
+                });
+            }
+            _ => {}
+        }
+    }
+    Layout { end_ms, lanes, arrows }
+}
+
+fn belief_span(
+    source: crate::sim::scenario::TokenSource,
+    since: u64,
+    to: u64,
+    until: u64,
+    token: Option<i64>,
+) -> Span {
+    let token = token.map_or(String::new(), |t| format!(" with token {}", token_text(source, t)));
+    Span {
+        from_ms: since,
+        to_ms: to.max(since),
+        kind: SpanKind::Belief { until_ms: until },
+        label: format!("believes it holds the lock until {}{token}", secs(until)),
+    }
+}
+
+fn lock_span(from: u64, to: u64, holder: String, deadline: Option<i64>, offset_ms: i64) -> Span {
+    // The node hides the key from reads once its own clock passes the deadline.
+    let hidden_from_ms = deadline
+        .map(|d| d.saturating_add(1).saturating_sub(offset_ms))
+        .and_then(|g| u64::try_from(g).ok())
+        .filter(|&g| g < to);
+    let label = match deadline {
+        Some(d) => format!(
+            "lock held by {holder}, deadline {} on this node's clock",
+            secs(u64::try_from(d).unwrap_or(0))
+        ),
+        None => format!("lock held by {holder}, no TTL"),
+    };
+    Span {
+        from_ms: from,
+        to_ms: to.max(from),
+        kind: SpanKind::Lock { holder, hidden_from_ms },
+        label,
+    }
+}
+
+fn secs(ms: u64) -> String {
+    crate::sim::check::secs(ms)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SpanKind, build};
+    use crate::catalogue;
+    use crate::sim::{self, Actor};
+
+    #[test]
+    fn gc_pause_lanes_show_pause_belief_and_lock_lifetimes() {
+        let trace = sim::run(&catalogue::find("gc-pause-fenced").unwrap());
+        let layout = build(&trace);
+        let labels: Vec<&str> = layout.lanes.iter().map(|l| l.label.as_str()).collect();
+        assert_eq!(labels, ["A", "B", "redis", "db", "checker"]);
+        let a = &layout.lanes[0];
+        let paused: Vec<(u64, u64)> = a
+            .spans
+            .iter()
+            .filter(|s| s.kind == SpanKind::Paused)
+            .map(|s| (s.from_ms, s.to_ms))
+            .collect();
+        assert_eq!(paused, [(1_000, 40_000)]);
+        let belief = a.spans.iter().find(|s| matches!(s.kind, SpanKind::Belief { .. })).unwrap();
+        // A believes from its grant until it learns it was fenced off at 40 s; its own
+        // deadline was 30 s: the gap between belief and truth.
+        assert_eq!(
+            (belief.from_ms, belief.to_ms, belief.kind.clone()),
+            (0, 40_000, SpanKind::Belief { until_ms: 30_000 })
+        );
+        let redis = &layout.lanes[2];
+        let locks: Vec<(u64, u64, String)> = redis
+            .spans
+            .iter()
+            .filter_map(|s| match &s.kind {
+                SpanKind::Lock { holder, .. } => Some((s.from_ms, s.to_ms, holder.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(locks, [(0, 30_001, "A".to_owned()), (31_000, 32_000, "B".to_owned())]);
+        // Every worker request has an arrow to the service it went to.
+        assert!(
+            layout
+                .arrows
+                .iter()
+                .any(|a| a.from == Actor::Worker(1) && a.to == Actor::Db && a.at_ms == 32_000)
+        );
+        assert!(
+            layout
+                .arrows
+                .iter()
+                .any(|a| a.from == Actor::Worker(0) && a.to == Actor::Node(0) && a.at_ms == 0)
+        );
+    }
+
+    #[test]
+    fn replication_arrows_carry_the_lag_and_downtime_is_a_span() {
+        let trace = sim::run(&catalogue::find("failover-wait").unwrap());
+        let layout = build(&trace);
+        let replication = layout
+            .arrows
+            .iter()
+            .find(|a| a.from == Actor::Node(0) && a.to == Actor::Node(1))
+            .unwrap();
+        assert_eq!((replication.sent_ms, replication.at_ms), (0, 200));
+        let primary = layout.lanes.iter().find(|l| l.actor == Actor::Node(0)).unwrap();
+        assert!(primary.spans.iter().any(|s| s.kind == SpanKind::Down && s.from_ms == 2_150));
+    }
+}

@@ -1,0 +1,76 @@
+//! The compare view: variants of one scenario (no protection, an idempotency key,
+//! fencing) stacked on one shared scrubber, each with its outcome.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::player::{self, Action, TraceRef};
+use crate::sim::check::secs;
+use crate::sim::{self, Scenario};
+use crate::ui::player::Swimlanes;
+use crate::whatif;
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct CompareProps {
+    pub(crate) scenario: Scenario,
+}
+
+#[component]
+pub(crate) fn Compare(props: &CompareProps) -> Html {
+    let variants = use_memo(props.scenario.clone(), |scenario| {
+        whatif::comparison()
+            .into_iter()
+            .map(|(label, w)| (label, TraceRef(Rc::new(sim::run(&w.apply(scenario))))))
+            .collect::<Vec<_>>()
+    });
+    let time = use_state(|| 0u64);
+    let end_ms = variants.iter().map(|(_, t)| t.end_ms()).max().unwrap_or(0);
+    let oninput = {
+        let time = time.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) =
+                e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                && let Ok(t) = input.value().parse::<u64>()
+            {
+                time.set(t);
+            }
+        })
+    };
+    let rows = variants.iter().map(|(label, trace)| {
+        // A click on an event of any variant moves the shared clock to it.
+        let on_action = {
+            let time = time.clone();
+            let trace = trace.clone();
+            Callback::from(move |action: Action| {
+                if let Action::SeekCursor(c) = action
+                    && let Some(event) = c.checked_sub(1).and_then(|i| trace.events().get(i)) {
+                        time.set(event.at_ms);
+                    }
+            })
+        };
+        let cursor = trace.cursor_at_time(*time);
+        let bad = !trace.summary().violations.is_empty();
+        html! {
+            <section class="variant" data-testid="variant" data-variant={*label}>
+                <h3>{ *label }</h3>
+                <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ player::verdict(trace) }</p>
+                <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} />
+            </section>
+        }
+    });
+    html! {
+        <section class="compare" data-testid="compare" data-id={props.scenario.id.clone()}>
+            <h1>{ format!("Compare: {}", props.scenario.title) }</h1>
+            <p>{ "The same schedule three ways. One scrubber moves all three timelines." }</p>
+            <div class="scrub">
+                <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
+                    value={time.to_string()} {oninput} aria-label="Time" aria-valuetext={secs(*time)} />
+                <span class="clock" data-testid="clock">{ secs(*time) }</span>
+            </div>
+            { for rows }
+            <p><a href={crate::route::Route::Scenario { id: props.scenario.id.clone(), t_ms: None }.href()}>{ "Back to the scenario" }</a></p>
+        </section>
+    }
+}

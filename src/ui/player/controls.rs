@@ -1,0 +1,156 @@
+//! The scrubber, the step and play buttons, the speed control, and the export buttons.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::catalogue::narration;
+use crate::player::TraceRef;
+use crate::player::{Action, Player, SPEEDS};
+use crate::sim::check::secs;
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct ControlsProps {
+    pub(crate) player: Rc<Player>,
+    pub(crate) on_action: Callback<Action>,
+}
+
+#[component]
+pub(crate) fn Controls(props: &ControlsProps) -> Html {
+    let p = &props.player;
+    let n = p.trace.len();
+    let end_ms = p.end_ms();
+    let send = |action: Action| {
+        let on_action = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| on_action.emit(action.clone()))
+    };
+    let oninput = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) =
+                e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                && let Ok(t) = input.value().parse::<u64>()
+            {
+                on_action.emit(Action::SeekTime(t));
+            }
+        })
+    };
+    let onspeed = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) =
+                e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                && let Ok(i) = input.value().parse::<usize>()
+            {
+                on_action.emit(Action::SetSpeed(i));
+            }
+        })
+    };
+    let current = p
+        .current_event()
+        .map(|e| format!("{}: {}", p.trace.actor_name(e.actor), e.kind.tag().replace('-', " ")));
+    let valuetext = match &current {
+        Some(what) => format!("{}, {what}", secs(p.time_ms)),
+        None => format!("{}, start", secs(p.time_ms)),
+    };
+    // Chapter ticks: where the narration's paragraphs begin.
+    let ticks: Vec<u64> = narration::resolve(&p.trace)
+        .into_iter()
+        .filter_map(|(_, event)| Some(p.trace.events()[event?].at_ms))
+        .collect();
+    let percent = |t: u64| if end_ms == 0 { 0.0 } else { t as f64 * 100.0 / end_ms as f64 };
+    html! {
+        <div class="controls">
+            <div class="scrub">
+                <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
+                    value={p.time_ms.to_string()} {oninput} aria-label="Time" aria-valuetext={valuetext} />
+                <div class="ticks" aria-hidden="true">
+                    { for ticks.iter().map(|&t| html! { <span class="tick" style={format!("left:{:.3}%", percent(t))}></span> }) }
+                </div>
+            </div>
+            <div class="buttons" role="toolbar" aria-label="Playback">
+                <button onclick={send(Action::First)} title="Start (Home)" aria-label="Jump to start">{ "|◀" }</button>
+                <button onclick={send(Action::PrevMilestone)} title="Previous milestone (Shift+Left)" aria-label="Previous milestone" data-testid="milestone-back">{ "◀◀" }</button>
+                <button onclick={send(Action::StepBack)} title="Step back (Left)" aria-label="Step back" data-testid="step-back">{ "◀ step" }</button>
+                <button onclick={send(Action::TogglePlay)} data-testid="play" aria-pressed={p.playing.to_string()}
+                    aria-label={if p.playing { "Pause" } else { "Play" }} title="Play or pause (Space)">
+                    { if p.playing { "Pause" } else { "▶ Play" } }
+                </button>
+                <button onclick={send(Action::StepForward)} title="Step forward (Right)" aria-label="Step forward" data-testid="step-forward">{ "step ▶" }</button>
+                <button onclick={send(Action::NextMilestone)} title="Next milestone (Shift+Right)" aria-label="Next milestone" data-testid="milestone-forward">{ "▶▶" }</button>
+                <button onclick={send(Action::Last)} title="End (End)" aria-label="Jump to end">{ "▶|" }</button>
+                <span class="clock" data-testid="clock" aria-label="Virtual time">{ secs(p.time_ms) }</span>
+                <span class="steps" data-testid="step-count">{ format!("step {} of {n}", p.cursor) }</span>
+                <label class="speed">{ "Speed " }
+                    <input type="range" min="0" max={(SPEEDS.len() - 1).to_string()} step="1" value={p.speed.to_string()}
+                        oninput={onspeed} aria-valuetext={SPEEDS[p.speed].1} data-testid="speed" />
+                    <span>{ SPEEDS[p.speed].1 }</span>
+                </label>
+            </div>
+        </div>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct ExportsProps {
+    pub(crate) trace: TraceRef,
+}
+
+/// Downloads of the timeline (SVG), the trace (JSON, as `fence run --format json`) and a
+/// Mermaid sequence diagram.
+#[component]
+pub(crate) fn Exports(props: &ExportsProps) -> Html {
+    let id = props.trace.scenario().id.clone();
+    let json = {
+        let trace = props.trace.clone();
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            download(&format!("{id}.json"), "application/json", &crate::export::trace_json(&trace));
+        })
+    };
+    let mermaid = {
+        let trace = props.trace.clone();
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            download(&format!("{id}.mmd"), "text/plain", &crate::export::mermaid(&trace))
+        })
+    };
+    let svg = Callback::from(move |_: MouseEvent| {
+        let svg = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("[data-testid='swimlanes']").ok().flatten())
+            .map(|el| el.outer_html());
+        if let Some(svg) = svg {
+            download(&format!("{id}.svg"), "image/svg+xml", &svg);
+        }
+    });
+    html! {
+        <div class="exports" role="group" aria-label="Export">
+            <span>{ "Export: " }</span>
+            <button onclick={svg} data-testid="export-svg">{ "SVG" }</button>
+            <button onclick={json} data-testid="export-json">{ "JSON" }</button>
+            <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>
+        </div>
+    }
+}
+
+/// Saves `text` as a file through a temporary object URL.
+fn download(name: &str, mime: &str, text: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(anchor) = document.create_element("a") {
+        let _ = anchor.set_attribute("href", &url);
+        let _ = anchor.set_attribute("download", name);
+        if let Some(anchor) = anchor.dyn_ref::<web_sys::HtmlElement>() {
+            anchor.click();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}

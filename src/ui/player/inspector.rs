@@ -1,0 +1,218 @@
+//! The state at the cursor: Redis keys with their TTL at this instant, the order row,
+//! charges and idempotency keys, each worker's belief beside the truth, the current
+//! command with its reply, the narration and the "why" of a rejection or violation.
+
+use yew::prelude::*;
+
+use crate::catalogue::narration;
+use crate::player::{self, Action, TraceRef};
+use crate::sim::check::secs;
+use crate::sim::event::EventKind;
+use crate::sim::state::{Activity, Role};
+use crate::sim::token::token_text;
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct InspectorProps {
+    pub(crate) trace: TraceRef,
+    pub(crate) cursor: usize,
+    pub(crate) time_ms: u64,
+    pub(crate) on_action: Callback<Action>,
+}
+
+#[component]
+pub(crate) fn Inspector(props: &InspectorProps) -> Html {
+    let trace = &props.trace;
+    let state = trace.state_at(props.cursor);
+    let t = props.time_ms;
+    let source = trace.scenario().tokens;
+    let lock_key = &trace.scenario().redis.lock_key;
+    let current = props.cursor.checked_sub(1).map(|i| &trace.events()[i]);
+    let narration_text = narration::at_cursor(trace, props.cursor)
+        .map(|(i, _)| trace.scenario().narration[i].text.clone());
+    let seek = |id: u32| {
+        let on_action = props.on_action.clone();
+        Callback::from(move |_: MouseEvent| on_action.emit(Action::SeekCursor(id as usize + 1)))
+    };
+
+    // Every applied event of the current instant, oldest first: several things often
+    // happen in the same millisecond (a resume, a write, a rejection).
+    let instant: Vec<&crate::sim::Event> = match current {
+        None => Vec::new(),
+        Some(last) => trace.events()[..props.cursor]
+            .iter()
+            .rev()
+            .take_while(|e| e.at_ms == last.at_ms)
+            .take(6)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect(),
+    };
+    let event_box = if instant.is_empty() {
+        html! { <p class="muted">{ "Before the first event. Step forward or press play." }</p> }
+    } else {
+        html! { <>{ for instant.iter().map(|event| {
+            let why = match &event.kind {
+                EventKind::Violation { explanation, .. } | EventKind::Warning { explanation, .. } => explanation.clone(),
+                _ => event.why.clone(),
+            };
+            let is_current = current.is_some_and(|c| c.id == event.id);
+            let violation = crate::timeline::marker_class(&event.kind) == crate::timeline::MarkerClass::Violation;
+            html! {
+                <div class={classes!("current", violation.then_some("is-violation"), is_current.then_some("is-current"))}>
+                    <p class="event-head">
+                        <span class="who">{ trace.actor_name(event.actor) }</span>
+                        { " " }<span class="tag">{ event.kind.tag().replace('-', " ") }</span>
+                        { " at " }{ secs(event.at_ms) }
+                    </p>
+                    if !event.command.is_empty() {
+                        <pre class="command" data-testid="command"><code>{ format!("{}\n-> {}", event.command, event.reply) }</code></pre>
+                    } else if !event.reply.is_empty() {
+                        <p class="fact">{ &event.reply }</p>
+                    }
+                    if !why.is_empty() {
+                        <div class="why" data-testid="why">
+                            <strong>{ "Why: " }</strong>{ why }
+                            if !event.causes.is_empty() {
+                                <span class="causes">{ " See " }
+                                    { for event.causes.iter().map(|&c| {
+                                        let cause = &trace.events()[c as usize];
+                                        html! { <button class="link" onclick={seek(c)}>{ format!("#{c} {} {} at {}", trace.actor_name(cause.actor), cause.kind.tag().replace('-', " "), secs(cause.at_ms)) }</button> }
+                                    }) }
+                                </span>
+                            }
+                        </div>
+                    }
+                </div>
+            }
+        }) }</> }
+    };
+
+    let nodes = state.nodes.iter().map(|node| {
+        let clock = node.clock_ms(t);
+        let role = match (node.up, node.role) {
+            (false, _) => "down".to_owned(),
+            (true, Role::Primary) => "primary".to_owned(),
+            (true, Role::Replica { of }) => format!("replica of {}", state.nodes[usize::from(of)].name),
+            (true, Role::Peer) => "node".to_owned(),
+        };
+        let keys = node.keyspace.iter().map(|(key, entry)| {
+            let hidden = entry.expire_at_ms.is_some_and(|d| clock > d);
+            let pttl = match entry.expire_at_ms {
+                None => "-1 (no TTL)".to_owned(),
+                Some(_) if hidden => "-2 (expired, hidden)".to_owned(),
+                Some(d) => format!("{} ms", (d - clock).max(0)),
+            };
+            html! {
+                <tr data-testid="redis-key" data-node={node.name.clone()} data-key={key.clone()} class={classes!(hidden.then_some("hidden"))}>
+                    <td><code>{ key }</code></td><td><code>{ &entry.value }</code></td><td>{ pttl }</td>
+                </tr>
+            }
+        });
+        html! {
+            <div class="node">
+                <h4>{ &node.name }<span class="muted">{ format!(" {role}, clock {}{}", if node.clock_offset_ms >= 0 { "+" } else { "" }, secs(node.clock_offset_ms.unsigned_abs())) }</span></h4>
+                if node.keyspace.is_empty() {
+                    <p class="muted">{ "(no keys)" }</p>
+                } else {
+                    <table class="keys"><thead><tr><th>{ "key" }</th><th>{ "value" }</th><th>{ "PTTL" }</th></tr></thead>
+                    <tbody>{ for keys }</tbody></table>
+                }
+            </div>
+        }
+    });
+
+    // The truth a worker cannot see: who the current primary (or a majority) says holds it.
+    let truth_holder = state.primary.and_then(|p| {
+        let node = &state.nodes[usize::from(p)];
+        node.keyspace.peek(lock_key, node.clock_ms(t)).map(|e| e.value.clone())
+    });
+    let workers = state.workers.iter().map(|w| {
+        let activity = match w.activity {
+            Activity::Waiting => "not started".to_owned(),
+            Activity::Running => "running".to_owned(),
+            Activity::Paused { until_ms } => format!("paused until {}", secs(until_ms)),
+            Activity::Hung { until_ms } => format!("main thread hung until {}", secs(until_ms)),
+            Activity::Blocked => "waiting for a row lock".to_owned(),
+            Activity::Crashed => "crashed".to_owned(),
+            Activity::Done => "done".to_owned(),
+        };
+        let token = w.lease.as_ref().and_then(|l| l.token).map_or("-".to_owned(), |tk| token_text(source, tk));
+        let belief = match &w.belief {
+            Some(b) if t <= b.until_ms => format!("holds the lock until {}", secs(b.until_ms)),
+            Some(b) => format!("still acts as holder; its own deadline was {}", secs(b.until_ms)),
+            None => "does not hold the lock".to_owned(),
+        };
+        let truth = match (&truth_holder, state.primary) {
+            (Some(h), _) if *h == w.name => "holds it".to_owned(),
+            (Some(h), _) => format!("{h} holds it"),
+            (None, Some(_)) => "nobody holds it".to_owned(),
+            (None, None) => "see the nodes".to_owned(),
+        };
+        let gap = w.belief.is_some() && truth_holder.as_deref().is_some_and(|h| h != w.name);
+        html! {
+            <tr data-testid="worker" data-name={w.name.clone()} class={classes!(gap.then_some("gap"))}>
+                <td><strong>{ &w.name }</strong></td><td>{ activity }</td><td>{ token }</td><td>{ belief }</td><td>{ truth }</td>
+            </tr>
+        }
+    });
+
+    let order = &state.order;
+    html! {
+        <div class="inspector" data-testid="inspector">
+            <section class="now">
+                <h3>{ "Now" }</h3>
+                { event_box }
+                <p class="narration" data-testid="narration" aria-live="polite">{ narration_text.unwrap_or_default() }</p>
+            </section>
+            <section>
+                <h3>{ "Workers: belief and truth" }</h3>
+                <table class="workers"><thead><tr><th>{ "worker" }</th><th>{ "state" }</th><th>{ "token" }</th><th>{ "believes" }</th><th>{ "Redis says" }</th></tr></thead>
+                <tbody>{ for workers }</tbody></table>
+            </section>
+            <section>
+                <h3>{ "Redis" }</h3>
+                { for nodes }
+            </section>
+            <section>
+                <h3>{ "Database" }</h3>
+                <table class="rows"><thead><tr><th>{ "id" }</th><th>{ "status" }</th><th>{ "amount" }</th><th>{ "last_fence" }</th><th>{ "updated_by" }</th></tr></thead>
+                <tbody>
+                    <tr data-testid="sql-row" data-id={order.id.to_string()}>
+                        <td>{ order.id }</td><td>{ &order.status }</td><td>{ order.amount }</td>
+                        <td data-testid="last-fence">{ token_text(source, order.last_fence) }</td><td>{ &order.updated_by }</td>
+                    </tr>
+                </tbody></table>
+                if let Some(holder) = state.row_lock {
+                    <p>{ format!("Row lock held by {}'s open transaction.", state.workers[usize::from(holder)].name) }</p>
+                }
+                <p>{ format!("Charges: {}", state.charges.len()) }
+                   if !state.idempotency_keys.is_empty() { { format!(" · idempotency keys: {}", state.idempotency_keys.join(", ")) } }
+                   if !state.objects.is_empty() { { format!(" · objects: {}", state.objects.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", ")) } }
+                   if !state.dlq.is_empty() { { format!(" · dead-letter queue: {}", state.dlq.len()) } }
+                </p>
+            </section>
+        </div>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct VerdictProps {
+    pub(crate) trace: TraceRef,
+    /// Whether what-if parameters changed the run.
+    pub(crate) changed: bool,
+}
+
+/// The outcome of the whole run, with the violations spelled out.
+#[component]
+pub(crate) fn Verdict(props: &VerdictProps) -> Html {
+    let summary = props.trace.summary();
+    let bad = !summary.violations.is_empty();
+    html! {
+        <div class={classes!("verdict", bad.then_some("bad"))} data-testid="verdict" role="status">
+            <strong>{ if bad { "⚠ " } else { "✓ " } }</strong>
+            { player::verdict(&props.trace) }
+            if props.changed { <span class="forked">{ " (what-if run)" }</span> }
+        </div>
+    }
+}

@@ -1,0 +1,209 @@
+//! The swimlane timeline in SVG: one lane per actor, spans for pauses, beliefs and lock
+//! lifetimes, arrows for requests and replication, a marker per event, the cursor line.
+//! The layout is computed once per trace (`crate::timeline`); a seek only restyles.
+
+use yew::prelude::*;
+
+use crate::player::{Action, TraceRef};
+use crate::sim::check::secs;
+use crate::sim::event::Actor;
+use crate::timeline::{self, MarkerClass, SpanKind};
+
+const LEFT: f64 = 84.0;
+const WIDTH: f64 = 1000.0;
+const PLOT: f64 = WIDTH - LEFT - 16.0;
+const LANE: f64 = 46.0;
+const TOP: f64 = 22.0;
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct SwimlanesProps {
+    pub(crate) trace: TraceRef,
+    pub(crate) cursor: usize,
+    pub(crate) time_ms: u64,
+    pub(crate) on_action: Callback<Action>,
+    /// A shorter drawing for the compare view.
+    #[prop_or_default]
+    pub(crate) compact: bool,
+    /// The time at the right edge, when several timelines share one scale.
+    #[prop_or_default]
+    pub(crate) scale_end_ms: Option<u64>,
+}
+
+#[component]
+pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
+    let layout = use_memo(props.trace.clone(), |trace| timeline::build(trace));
+    let trace = &props.trace;
+    let lane_h = if props.compact { 30.0 } else { LANE };
+    let end = props.scale_end_ms.unwrap_or(layout.end_ms).max(1) as f64;
+    let x = |t: u64| LEFT + (t as f64 / end) * PLOT;
+    let lane_y = |actor: Actor| {
+        let i = layout.lanes.iter().position(|l| l.actor == actor).unwrap_or(0);
+        TOP + i as f64 * lane_h
+    };
+    let height = TOP + layout.lanes.len() as f64 * lane_h + 8.0;
+    let holders: Vec<String> = trace.scenario().workers.iter().map(|w| w.name.clone()).collect();
+    let holder_class =
+        |name: &str| format!("holder-{}", holders.iter().position(|h| h == name).unwrap_or(0) % 6);
+
+    let axis = {
+        let step = nice_step(layout.end_ms);
+        let mut t = 0;
+        let mut ticks = Vec::new();
+        while t <= layout.end_ms {
+            ticks.push(t);
+            t += step;
+        }
+        html! {
+            <g class="axis">
+                { for ticks.iter().map(|&t| html! {
+                    <g>
+                        <line x1={x(t).to_string()} x2={x(t).to_string()} y1={(TOP - 4.0).to_string()} y2={(height - 8.0).to_string()} class="grid" />
+                        <text x={x(t).to_string()} y={(TOP - 8.0).to_string()} class="axis-label">{ format!("{} s", t / 1000) }</text>
+                    </g>
+                }) }
+            </g>
+        }
+    };
+
+    let lanes = layout.lanes.iter().enumerate().map(|(i, lane)| {
+        let y = TOP + i as f64 * lane_h;
+        let spans = lane.spans.iter().map(|span| {
+            let (x1, x2) = (x(span.from_ms), x(span.to_ms).max(x(span.from_ms) + 1.5));
+            let w = x2 - x1;
+            match &span.kind {
+                SpanKind::Belief { until_ms } => {
+                    let solid_end = x((*until_ms).min(span.to_ms)).max(x1);
+                    html! {
+                        <g class="belief">
+                            <title>{ &span.label }</title>
+                            <rect x={x1.to_string()} y={(y + 4.0).to_string()} width={(solid_end - x1).max(0.0).to_string()} height="6" class="belief-valid" />
+                            if x2 > solid_end {
+                                <rect x={solid_end.to_string()} y={(y + 4.0).to_string()} width={(x2 - solid_end).to_string()} height="6" class="belief-stale" />
+                            }
+                        </g>
+                    }
+                }
+                SpanKind::Lock { holder, hidden_from_ms } => {
+                    let hidden_x = hidden_from_ms.map(|t| x(t).clamp(x1, x2));
+                    html! {
+                        <g class={classes!("lock", holder_class(holder))}>
+                            <title>{ &span.label }</title>
+                            <rect x={x1.to_string()} y={(y + 8.0).to_string()} width={(hidden_x.unwrap_or(x2) - x1).max(0.0).to_string()} height={(lane_h - 22.0).to_string()} class="lock-bar" />
+                            if let Some(hx) = hidden_x {
+                                <rect x={hx.to_string()} y={(y + 8.0).to_string()} width={(x2 - hx).max(0.0).to_string()} height={(lane_h - 22.0).to_string()} class="lock-hidden" />
+                            }
+                            if w > 24.0 {
+                                <text x={(x1 + 3.0).to_string()} y={(y + lane_h / 2.0 + 1.0).to_string()} class="lock-label">{ holder }</text>
+                            }
+                        </g>
+                    }
+                }
+                kind => {
+                    let class = match kind {
+                        SpanKind::Paused => "span-paused",
+                        SpanKind::Hung => "span-hung",
+                        SpanKind::Blocked => "span-blocked",
+                        SpanKind::Crashed => "span-crashed",
+                        _ => "span-down",
+                    };
+                    html! {
+                        <rect x={x1.to_string()} y={(y + 12.0).to_string()} width={w.to_string()} height={(lane_h - 20.0).to_string()} class={class}>
+                            <title>{ &span.label }</title>
+                        </rect>
+                    }
+                }
+            }
+        });
+        html! {
+            <g class="lane" data-lane={lane.label.clone()}>
+                <rect x="0" y={y.to_string()} width={WIDTH.to_string()} height={lane_h.to_string()} class={if i % 2 == 0 { "lane-bg even" } else { "lane-bg" }} />
+                <text x="6" y={(y + lane_h / 2.0 + 4.0).to_string()} class="lane-label">{ &lane.label }</text>
+                { for spans }
+            </g>
+        }
+    });
+
+    let arrows = layout.arrows.iter().map(|arrow| {
+        let future = arrow.event as usize >= props.cursor;
+        let (y1, y2) = (lane_y(arrow.from) + lane_h / 2.0, lane_y(arrow.to) + lane_h / 2.0);
+        html! {
+            <line x1={x(arrow.sent_ms).to_string()} y1={y1.to_string()} x2={x(arrow.at_ms).to_string()} y2={y2.to_string()}
+                class={classes!("arrow", future.then_some("future"))} marker-end="url(#head)" />
+        }
+    });
+
+    let markers = layout.lanes.iter().flat_map(|lane| lane.markers.iter()).map(|&id| {
+        let event = &trace.events()[id as usize];
+        let (cx, cy) = (x(event.at_ms), lane_y(event.actor) + lane_h / 2.0);
+        let class = timeline::marker_class(&event.kind);
+        let future = id as usize >= props.cursor;
+        let current = id as usize + 1 == props.cursor;
+        let on_action = props.on_action.clone();
+        let onclick = Callback::from(move |_: MouseEvent| on_action.emit(Action::SeekCursor(id as usize + 1)));
+        let shape = match class {
+            MarkerClass::Ok => html! { <circle cx={cx.to_string()} cy={cy.to_string()} r="5" /> },
+            MarkerClass::Fact => html! { <circle cx={cx.to_string()} cy={cy.to_string()} r="3.5" /> },
+            MarkerClass::Refused => html! {
+                <path d={format!("M{} {} l8 8 M{} {} l-8 8", cx - 4.0, cy - 4.0, cx + 4.0, cy - 4.0)} class="cross" />
+            },
+            MarkerClass::Violation => html! {
+                <path d={format!("M{} {} l7 12 h-14 z", cx, cy - 7.0)} />
+            },
+            MarkerClass::Warning => html! {
+                <path d={format!("M{} {} l6 6 l-6 6 l-6 -6 z", cx, cy - 6.0)} />
+            },
+        };
+        html! {
+            <g key={id} class={classes!("marker", marker_css(class), future.then_some("future"), current.then_some("current"))}
+               data-testid="event" data-at-ms={event.at_ms.to_string()} data-kind={event.kind.tag()} {onclick}>
+                <title>{ crate::sim::render::line(trace, event) }</title>
+                { shape }
+            </g>
+        }
+    });
+
+    let cursor_x = x(props.time_ms);
+    html! {
+        <svg class={classes!("swimlanes", props.compact.then_some("compact"))} data-testid="swimlanes" xmlns="http://www.w3.org/2000/svg"
+             viewBox={format!("0 0 {WIDTH} {height}")} role="img"
+             aria-label={format!("Timeline of {} from 0 to {}", trace.scenario().title, secs(layout.end_ms))}>
+            <defs>
+                <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                    <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
+                </pattern>
+                <pattern id="dots" width="5" height="5" patternUnits="userSpaceOnUse">
+                    <circle cx="2.5" cy="2.5" r="1" class="dot" />
+                </pattern>
+                <marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                    <path d="M0 0 L10 5 L0 10 z" class="arrow-head" />
+                </marker>
+            </defs>
+            { axis }
+            { for lanes }
+            { for arrows }
+            { for markers }
+            <line x1={cursor_x.to_string()} x2={cursor_x.to_string()} y1={(TOP - 4.0).to_string()} y2={(height - 4.0).to_string()} class="cursor" />
+        </svg>
+    }
+}
+
+fn marker_css(class: MarkerClass) -> &'static str {
+    match class {
+        MarkerClass::Ok => "ok",
+        MarkerClass::Refused => "refused",
+        MarkerClass::Violation => "violation",
+        MarkerClass::Warning => "warning",
+        MarkerClass::Fact => "fact",
+    }
+}
+
+/// A tick step giving about 6 to 12 ticks.
+fn nice_step(end_ms: u64) -> u64 {
+    [
+        1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000,
+        3_600_000,
+    ]
+    .into_iter()
+    .find(|step| end_ms / step <= 12)
+    .unwrap_or(7_200_000)
+}

@@ -1,0 +1,67 @@
+use super::{Toggle, WhatIf};
+use crate::catalogue;
+use crate::sim::scenario::{Guard, Persistence, Step};
+
+#[test]
+fn knobs_read_the_scenario_as_written() {
+    let scenario = catalogue::find("watchdog-pauses-too").unwrap();
+    let knobs = WhatIf::knobs(&scenario);
+    assert_eq!(knobs.ttl_ms, Some(30_000));
+    assert_eq!(knobs.pause_ms, Some(40_000));
+    assert_eq!(knobs.watchdog, Toggle::On { ms: 0 });
+    assert_eq!(knobs.guard, Guard::Lt);
+}
+
+#[test]
+fn apply_rewrites_every_affected_step() {
+    let scenario = catalogue::find("gc-pause-fenced").unwrap();
+    let whatif = WhatIf {
+        ttl_ms: Some(45_000),
+        watchdog: Some(Toggle::On { ms: 5_000 }),
+        wait: Some(Toggle::On { ms: 100 }),
+        guard: Some(Guard::Le),
+        ..WhatIf::default()
+    };
+    let forked = whatif.apply(&scenario);
+    let a = &forked.workers[0].program;
+    assert!(matches!(a[0], Step::Acquire { ttl_ms: 45_000, .. }));
+    assert!(matches!(a[1], Step::WaitReplicas { timeout_ms: 100, .. }), "{a:?}");
+    assert!(matches!(a[2], Step::Watchdog { interval_ms: Some(5_000), .. }), "{a:?}");
+    assert_eq!(forked.sql.guard, Guard::Le);
+    let off = WhatIf { watchdog: Some(Toggle::Off), wait: Some(Toggle::Off), ..WhatIf::default() }
+        .apply(&forked);
+    assert_eq!(off.workers[0].program.len(), scenario.workers[0].program.len());
+    assert_eq!(WhatIf::default().apply(&scenario), scenario);
+}
+
+#[test]
+fn query_pairs_round_trip_and_reject_nonsense() {
+    let whatif = WhatIf {
+        ttl_ms: Some(20_000),
+        pause_ms: Some(0),
+        watchdog: Some(Toggle::Off),
+        acquire: Some(crate::sim::scenario::AcquireHow::SetThenIncr),
+        guard: Some(Guard::None),
+        key: Some(crate::sim::scenario::KeyStrategy::PerOrder),
+        persistence: Some(Persistence::Rdb { every_ms: 60_000 }),
+        lag_ms: Some(200),
+        wait: Some(Toggle::On { ms: 100 }),
+    };
+    let mut back = WhatIf::default();
+    for (name, value) in whatif.to_query() {
+        back.set_from_query(name, &value).unwrap();
+    }
+    assert_eq!(back, whatif);
+    let mut w = WhatIf::default();
+    for (name, value) in [
+        ("ttl", "-5"),
+        ("ttl", "99999999999999"),
+        ("guard", "lte"),
+        ("persist", "rdb-0"),
+        ("bogus", "1"),
+        ("wd", "on"),
+    ] {
+        assert!(w.set_from_query(name, value).is_err(), "{name}={value}");
+    }
+    assert!(w.is_original());
+}

@@ -1,0 +1,133 @@
+//! The player: scrubbing, stepping, playing, what-if forks and the compare view.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::{
+    click, find, find_all, mount_at, press, redis_cell, set_change, set_input, settle, text,
+};
+
+fn clock(root: &web_sys::Element) -> String {
+    text(&find(root, "clock").expect("clock"))
+}
+
+fn current_tag(root: &web_sys::Element) -> String {
+    let inspector = find(root, "inspector").expect("inspector");
+    text(&inspector.query_selector(".is-current .tag").unwrap().expect("current event"))
+}
+
+#[wasm_bindgen_test]
+async fn scrubbing_moves_the_inspector_to_the_right_state() {
+    let root = mount_at("#/s/gc-pause-fenced").await;
+    set_input(&root, "scrubber", "31500").await;
+    assert_eq!(clock(&root), "31.500 s");
+    assert_eq!(
+        redis_cell(&root, "redis", "lock:order:42", 1).as_deref(),
+        Some("B"),
+        "the lock belongs to B"
+    );
+    assert_eq!(
+        redis_cell(&root, "redis", "fence:order:42", 1).as_deref(),
+        Some("34"),
+        "the counter reads 34"
+    );
+    set_input(&root, "scrubber", "40000").await;
+    let commands: Vec<String> = find_all(&root, "command").iter().map(text).collect();
+    assert!(
+        commands.iter().any(|c| c.contains("last_fence < 33") && c.contains("UPDATE 0")),
+        "{commands:?}"
+    );
+    let row = find(&root, "sql-row").unwrap();
+    assert_eq!(row.get_attribute("data-id").as_deref(), Some("42"));
+    assert_eq!(text(&find(&root, "last-fence").unwrap()), "34");
+    assert!(text(&find(&root, "narration").unwrap()).contains("0 rows"));
+}
+
+#[wasm_bindgen_test]
+async fn stepping_and_semantic_stepping() {
+    let root = mount_at("#/s/gc-pause-fenced").await;
+    assert!(text(&find(&root, "step-count").unwrap()).starts_with("step 0 of "));
+    click(&root, "step-forward").await;
+    assert_eq!(current_tag(&root), "granted");
+    assert!(text(&find(&root, "step-count").unwrap()).starts_with("step 1 of "));
+    click(&root, "milestone-forward").await;
+    assert_eq!(current_tag(&root), "paused");
+    click(&root, "milestone-forward").await;
+    assert_eq!(current_tag(&root), "expired");
+    assert_eq!(clock(&root), "30.001 s");
+    click(&root, "step-back").await;
+    assert_eq!(current_tag(&root), "paused");
+    // The keyboard does the same while the player has focus.
+    let player = find(&root, "player").unwrap();
+    press(&player, "ArrowRight", true).await;
+    assert_eq!(current_tag(&root), "expired");
+    press(&player, "ArrowLeft", false).await;
+    assert_eq!(current_tag(&root), "paused");
+    press(&player, "End", false).await;
+    assert_eq!(clock(&root), "40.000 s");
+    press(&player, "Home", false).await;
+    assert_eq!(clock(&root), "0.000 s");
+}
+
+#[wasm_bindgen_test]
+async fn play_stops_at_the_end() {
+    let root = mount_at("#/s/gc-pause-fenced").await;
+    set_input(&root, "speed", "6").await;
+    set_input(&root, "scrubber", "39500").await;
+    click(&root, "play").await;
+    assert_eq!(find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(), Some("true"));
+    // 0.5 s of virtual time at 10x is 50 ms of real time; allow plenty.
+    for _ in 0..40 {
+        gloo_timers::future::TimeoutFuture::new(50).await;
+        if find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref() == Some("false") {
+            break;
+        }
+    }
+    settle().await;
+    assert_eq!(
+        find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(),
+        Some("false"),
+        "play stopped"
+    );
+    assert_eq!(clock(&root), "40.000 s");
+    let count = text(&find(&root, "step-count").unwrap());
+    let (done, all) = count.trim_start_matches("step ").split_once(" of ").unwrap();
+    assert_eq!(done, all, "{count}");
+}
+
+#[wasm_bindgen_test]
+async fn a_what_if_pause_shorter_than_the_ttl_removes_the_rejection() {
+    let root = mount_at("#/s/gc-pause-fenced?t=20000").await;
+    let kinds = |root: &web_sys::Element| -> Vec<String> {
+        find_all(root, "event").iter().filter_map(|e| e.get_attribute("data-kind")).collect()
+    };
+    assert!(kinds(&root).iter().any(|k| k == "write-rejected"));
+    set_change(&root, "param-pause", "20000").await;
+    assert!(!kinds(&root).iter().any(|k| k == "write-rejected"), "{:?}", kinds(&root));
+    assert_eq!(clock(&root), "20.000 s", "the fork keeps the time");
+    assert!(text(&find(&root, "verdict").unwrap()).contains("what-if"));
+    assert!(text(&root).contains("changed"));
+    click(&root, "reset").await;
+    assert!(kinds(&root).iter().any(|k| k == "write-rejected"));
+}
+
+#[wasm_bindgen_test]
+async fn the_compare_view_shares_one_scrubber() {
+    let root = mount_at("#/compare/gc-pause-unfenced").await;
+    let variants = find_all(&root, "variant");
+    assert_eq!(variants.len(), 3);
+    let cursors = |root: &web_sys::Element| -> Vec<String> {
+        let list = root.query_selector_all("[data-testid='variant'] line.cursor").unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i)?.dyn_into::<web_sys::Element>().ok()?.get_attribute("x1"))
+            .collect()
+    };
+    let before = cursors(&root);
+    set_input(&root, "scrubber", "35000").await;
+    let after = cursors(&root);
+    assert_eq!(after.len(), 3);
+    assert!(after.iter().all(|x| *x == after[0]), "{after:?}");
+    assert_ne!(before, after);
+    let outcomes: Vec<String> = find_all(&root, "outcome").iter().map(text).collect();
+    assert!(outcomes[0].contains("VIOLATED") && !outcomes[2].contains("VIOLATED"), "{outcomes:?}");
+}
