@@ -7,6 +7,7 @@
 
 pub mod catalogue;
 pub mod export;
+pub mod json;
 pub mod player;
 pub mod quiz;
 pub mod route;

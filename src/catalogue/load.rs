@@ -5,8 +5,7 @@
 
 use std::fmt;
 
-use serde::Deserialize;
-
+use crate::json::Value;
 use crate::sim::Scenario;
 use crate::sim::scenario::{Fault, Step, Topology};
 
@@ -54,40 +53,37 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, LoadError> {
             text.len()
         )));
     }
-    // Look at the version first, so a newer file gets a useful message, not a type error.
-    #[derive(Deserialize)]
-    struct Probe {
-        format: Option<serde_json::Value>,
-    }
-    if let Ok(Probe { format: Some(format) }) = serde_json::from_str::<Probe>(text) {
-        match format.as_u64() {
+    let root = crate::json::parse(text).map_err(|e| LoadError {
+        path: "$".to_owned(),
+        line: e.line as usize,
+        column: e.column as usize,
+        message: e.message,
+    })?;
+    // Look at the version first, so a newer file gets a useful message, not a field error.
+    if let Value::Object(members) = &root.value
+        && let Some((_, format)) = members.iter().find(|(k, _)| k == "format")
+    {
+        let version = match &format.value {
+            Value::Number(text) => text.parse::<u64>().ok(),
+            _ => None,
+        };
+        let at = |message: String| LoadError {
+            path: "$.format".to_owned(),
+            line: format.line as usize,
+            column: format.column as usize,
+            message,
+        };
+        match version {
             Some(n) if n > u64::from(FORMAT) => {
-                return Err(LoadError {
-                    path: "$.format".to_owned(),
-                    line: 0,
-                    column: 0,
-                    message: format!(
-                        "this file uses format {n}, but this playground reads format {FORMAT}; open it with a newer version of the playground"
-                    ),
-                });
+                return Err(at(format!(
+                    "this file uses format {n}, but this playground reads format {FORMAT}; open it with a newer version of the playground"
+                )));
             }
             Some(n) if n >= 1 => {}
-            _ => {
-                return Err(LoadError {
-                    path: "$.format".to_owned(),
-                    line: 0,
-                    column: 0,
-                    message: format!("expected the format version {FORMAT}, found {format}"),
-                });
-            }
+            _ => return Err(at(format!("expected the format version {FORMAT}"))),
         }
     }
-    let deserializer = &mut serde_json::Deserializer::from_str(text);
-    let scenario: Scenario = serde_path_to_error::deserialize(deserializer).map_err(|error| {
-        let path = json_path(&error.path().to_string());
-        let inner = error.into_inner();
-        LoadError { path, line: inner.line(), column: inner.column(), message: describe(&inner) }
-    })?;
+    let scenario = crate::catalogue::codec::read_scenario(&root)?;
     validate(&scenario)?;
     Ok(scenario)
 }
@@ -193,20 +189,6 @@ fn is_name(name: &str) -> bool {
 
 fn whole(message: String) -> LoadError {
     LoadError { path: "$".to_owned(), line: 0, column: 0, message }
-}
-
-/// `workers[1].program[0].ttl_ms` becomes `$.workers[1].program[0].ttl_ms`.
-fn json_path(path: &str) -> String {
-    if path == "." || path.is_empty() { "$".to_owned() } else { format!("$.{path}") }
-}
-
-/// serde_json's message without its trailing position (we report it separately).
-fn describe(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    match text.rfind(" at line ") {
-        Some(at) => text[..at].to_owned(),
-        None => text,
-    }
 }
 
 #[cfg(test)]

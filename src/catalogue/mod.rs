@@ -5,6 +5,7 @@
 use crate::sim::Scenario;
 
 pub mod builtin;
+pub mod codec;
 pub mod load;
 pub mod narration;
 

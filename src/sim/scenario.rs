@@ -1,24 +1,18 @@
 //! A scenario as plain data: the setup, the workers' programs and the scheduled faults.
 //!
 //! Owns the vocabulary a course author writes (and the JSON format, `"format": 1`, read
-//! with serde by the catalogue). It holds no behaviour: `world` gives these words meaning.
+//! by `catalogue::codec`). It holds no behaviour: `world` gives these words meaning.
 //! Every field name carries its unit last (`ttl_ms`, `pause_ms`).
 
-use serde::{Deserialize, Serialize};
-
 /// The whole input of one run: same scenario, same trace.
-#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Scenario {
     /// The file format version; this build reads 1.
     pub format: u32,
     pub id: String,
     pub title: String,
-    #[serde(default)]
     pub chapter: String,
-    #[serde(default)]
     pub summary: String,
-    #[serde(default)]
     pub goal: String,
     /// Drives every random draw of the run (lock values, idempotency keys, UUID tokens,
     /// jitter); the same seed replays the same trace.
@@ -26,25 +20,19 @@ pub struct Scenario {
     /// The run stops at this virtual time even if workers or watchdogs remain.
     pub until_ms: u64,
     pub redis: RedisSetup,
-    #[serde(default)]
     pub tokens: TokenSource,
     pub sql: SqlSetup,
-    #[serde(default)]
     pub gateway: GatewaySetup,
     pub workers: Vec<WorkerSetup>,
-    #[serde(default)]
     pub faults: Vec<Fault>,
     /// What the learner reads at each step that matters (the model ignores it).
-    #[serde(default)]
     pub narration: Vec<Narration>,
     /// The outcome the scenario is written to show; a native test runs it and compares.
-    #[serde(default)]
     pub expect: Option<Expected>,
 }
 
 /// One paragraph of narration, pinned to an event or a time.
-#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Narration {
     pub at: Anchor,
     pub text: String,
@@ -52,79 +40,61 @@ pub struct Narration {
 
 /// Where a narration or prompt belongs: the `nth` event of kind `event` (by `actor`), or
 /// the first event at or after `at_ms`.
-#[derive(Clone, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct Anchor {
     /// An event tag such as `granted` or `write-rejected`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
     /// A worker or node name, or `db`, `checker`, ...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actor: Option<String>,
     /// 1 for the first matching event (the default), 2 for the second, ...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nth: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at_ms: Option<u64>,
 }
 
 /// The outcome a scenario promises.
-#[derive(Clone, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct Expected {
     /// The short outcome shown on the card, e.g. "stale write rejected".
     pub badge: String,
     /// Violated properties, in trace order (empty: none).
-    #[serde(default)]
     pub violations: Vec<String>,
     /// Liveness warnings, in trace order.
-    #[serde(default)]
     pub warnings: Vec<String>,
     /// Writes to the order row that matched a row, and that matched none.
     pub accepted: u32,
     pub rejected: u32,
     /// Real charges at the gateway (replays excluded).
-    #[serde(default)]
     pub charges: u32,
     /// Whether two workers ever believed they held the lock at once.
     pub overlap: bool,
 }
 
-#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct RedisSetup {
     /// Node names; the first is the primary, the others its replicas (or, with
     /// `topology: "redlock"`, independent peers).
     pub nodes: Vec<NodeSetup>,
-    #[serde(default)]
     pub topology: Topology,
     pub lock_key: String,
     pub fence_key: String,
     /// The counter's value before the run (32 in the seed's story, so A draws 33).
-    #[serde(default)]
     pub fence_start: i64,
     /// Asynchronous replication delay from the primary to each replica.
-    #[serde(default)]
     pub lag_ms: u64,
     /// How long Sentinel takes to notice a dead primary and promote a replica; none means
     /// no automatic failover.
-    #[serde(default)]
     pub failover_after_ms: Option<u64>,
-    #[serde(default)]
     pub persistence: Persistence,
 }
 
-#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct NodeSetup {
     pub name: String,
     /// This node's wall clock minus the global time, at the start.
-    #[serde(default)]
     pub clock_offset_ms: i64,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum Topology {
     /// One primary and asynchronous replicas (Sentinel-style failover).
     #[default]
@@ -133,8 +103,7 @@ pub enum Topology {
     Redlock,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "mode")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum Persistence {
     /// Nothing survives a restart.
     #[default]
@@ -150,8 +119,7 @@ pub enum Persistence {
 }
 
 /// Where fencing tokens come from.
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum TokenSource {
     /// `INCR` on the Redis fence key (inside the acquire script or beside it).
     #[default]
@@ -167,25 +135,19 @@ pub enum TokenSource {
     None,
 }
 
-#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct SqlSetup {
     pub order_id: i64,
-    #[serde(default)]
     pub amount: i64,
     /// The order row's `last_fence` before the run.
-    #[serde(default)]
     pub last_fence: i64,
     /// The fence comparison the database applies to fenced writes.
-    #[serde(default)]
     pub guard: Guard,
     /// Whether fenced writes also require `status = 'pending'`.
-    #[serde(default)]
     pub status_check: StatusCheck,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum Guard {
     /// `UPDATE ... WHERE id = :id` (the token is stored but not checked).
     None,
@@ -196,8 +158,7 @@ pub enum Guard {
     Le,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum StatusCheck {
     #[default]
     Off,
@@ -205,11 +166,9 @@ pub enum StatusCheck {
     Pending,
 }
 
-#[derive(Clone, Copy, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub struct GatewaySetup {
     /// Whether the payment gateway replays the stored result for a repeated key.
-    #[serde(default = "yes")]
     pub honours_keys: bool,
 }
 
@@ -220,51 +179,34 @@ impl Default for GatewaySetup {
     }
 }
 
-fn yes() -> bool {
-    true
-}
-
-#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct WorkerSetup {
     /// `A`, `B`, `C`, ... as the seed articles name them.
     pub name: String,
-    #[serde(default)]
     pub start_ms: u64,
     pub program: Vec<Step>,
     /// Run instead of the rest of `program` when a fenced write is rejected.
-    #[serde(default)]
     pub on_rejected: Vec<Step>,
     /// How long the worker waits for a reply before it treats it as lost.
-    #[serde(default = "default_reply_timeout_ms")]
     pub reply_timeout_ms: u64,
 }
 
-fn default_reply_timeout_ms() -> u64 {
-    1_000
-}
-
 /// One instruction of a worker's program.
-#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "do", deny_unknown_fields)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Step {
     /// Take the lock with a TTL and get a token.
     Acquire {
-        #[serde(default)]
         how: AcquireHow,
         ttl_ms: u64,
         /// Try again this often while the lock is busy.
-        #[serde(default = "default_retry_every_ms")]
         retry_every_ms: u64,
         /// Give up after this many attempts.
-        #[serde(default = "default_attempts")]
         attempts: u32,
     },
     /// `WAIT replicas timeout_ms` after the grant.
     WaitReplicas {
         replicas: i64,
         timeout_ms: u64,
-        #[serde(default)]
         on_short: OnShort,
     },
     /// Local work that takes CPU time (stretched by a pause).
@@ -274,38 +216,28 @@ pub enum Step {
     /// `SELECT ... FROM orders WHERE id = :id`; with `compare`, the client-side fence check
     /// (compare `last_fence` with the token in the app).
     Read {
-        #[serde(default)]
         compare: Compare,
     },
     /// The write to the order row.
     Write {
-        #[serde(default)]
         how: WriteHow,
-        #[serde(default = "default_status")]
         status: String,
         /// Also require this current status (`AND status = 'pending'`), a state-machine
         /// guard; without it the scenario's `sql.status_check` applies to fenced writes.
-        #[serde(default)]
         from: Option<String>,
         /// Attempts in all, retrying after a lost reply.
-        #[serde(default = "default_attempts")]
         attempts: u32,
         /// Wait before a retry: `backoff_ms`, doubling with each attempt.
-        #[serde(default)]
         backoff_ms: u64,
     },
     /// A call to the payment gateway.
     Charge {
-        #[serde(default)]
         key: KeyStrategy,
-        #[serde(default = "default_attempts")]
         attempts: u32,
-        #[serde(default)]
         backoff_ms: u64,
     },
     /// Upload the result object; with `if_match`, a conditional put on the ETag read first.
     PutObject {
-        #[serde(default)]
         if_match: bool,
     },
     /// Delete the objects this worker uploaded under its (stale) token.
@@ -316,14 +248,11 @@ pub enum Step {
     SendToDlq,
     /// Start the renewal thread (every `interval_ms`, by default a third of the TTL).
     Watchdog {
-        #[serde(default)]
         interval_ms: Option<u64>,
-        #[serde(default)]
         how: RenewHow,
     },
     /// Release the lock (and stop the watchdog).
     Release {
-        #[serde(default)]
         how: ReleaseHow,
     },
     /// `BEGIN` a transaction.
@@ -338,20 +267,7 @@ pub enum Step {
     },
 }
 
-fn default_retry_every_ms() -> u64 {
-    1_000
-}
-
-fn default_attempts() -> u32 {
-    1
-}
-
-fn default_status() -> String {
-    "paid".to_owned()
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum AcquireHow {
     /// One script: `if SET NX PX then INCR` (atomic).
     #[default]
@@ -364,8 +280,7 @@ pub enum AcquireHow {
     Redlock,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum OnShort {
     /// Carry on although fewer replicas acknowledged.
     #[default]
@@ -374,8 +289,7 @@ pub enum OnShort {
     GiveUp,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum Compare {
     /// Just read.
     #[default]
@@ -384,8 +298,7 @@ pub enum Compare {
     Token,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum WriteHow {
     /// Carries the token; the database applies `sql.guard` (and `sql.status_check`).
     #[default]
@@ -396,8 +309,7 @@ pub enum WriteHow {
     Unfenced,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum KeyStrategy {
     /// No idempotency key.
     #[default]
@@ -408,8 +320,7 @@ pub enum KeyStrategy {
     PerOrder,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum RenewHow {
     /// The check-and-extend script.
     #[default]
@@ -418,8 +329,7 @@ pub enum RenewHow {
     BarePexpire,
 }
 
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum ReleaseHow {
     /// The check-and-delete script.
     #[default]
@@ -429,8 +339,7 @@ pub enum ReleaseHow {
 }
 
 /// Something that happens to a worker, a node or the network at a planned time.
-#[derive(Clone, Debug, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "fault", deny_unknown_fields)]
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Fault {
     /// A stop-the-world pause (GC, VM migration, SIGSTOP): the watchdog stops too.
     Pause { worker: String, at_ms: u64, pause_ms: u64 },
@@ -440,12 +349,7 @@ pub enum Fault {
     Crash { worker: String, at_ms: u64 },
     /// The reply to the worker's request at `step` (0-based), attempt `attempt`, is lost
     /// after the server applied it.
-    LoseReply {
-        worker: String,
-        step: usize,
-        #[serde(default = "first_attempt")]
-        attempt: u32,
-    },
+    LoseReply { worker: String, step: usize, attempt: u32 },
     /// Requests the worker sends in `[at_ms, at_ms + window_ms)` take `delay_ms` to arrive.
     Delay { worker: String, at_ms: u64, window_ms: u64, delay_ms: u64 },
     /// The node stops. `power` loses what was not fsynced; `process` loses only what was
@@ -453,10 +357,8 @@ pub enum Fault {
     CrashNode {
         node: String,
         at_ms: u64,
-        #[serde(default)]
         kind: CrashKind,
         /// Restart this long after the crash; none means it stays down.
-        #[serde(default)]
         restart_after_ms: Option<u64>,
     },
     /// The node's wall clock jumps (an NTP step or an operator).
@@ -467,12 +369,7 @@ pub enum Fault {
     SetCounter { at_ms: u64, value: String },
 }
 
-fn first_attempt() -> u32 {
-    1
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum CrashKind {
     #[default]
     Process,

@@ -7,8 +7,8 @@ use fencing_playground::sim;
 fn every_builtin_parses_and_runs() {
     // A built-in that fails to parse would silently vanish from the page.
     for (id, text) in FILES {
-        let scenario: sim::Scenario =
-            serde_json::from_str(text).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let scenario =
+            catalogue::load::parse_scenario(text).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(&scenario.id, id, "file name and id differ");
         assert_eq!(scenario.format, 1);
         let trace = sim::run(&scenario);
@@ -114,4 +114,18 @@ fn every_scenario_file_is_listed() {
     let mut listed: Vec<String> = FILES.iter().map(|(id, _)| (*id).to_owned()).collect();
     listed.sort();
     assert_eq!(on_disk, listed);
+}
+
+#[test]
+fn every_builtin_survives_a_write_and_read_round_trip() {
+    // Exports (files, permalinks) must read back to the same scenario.
+    for scenario in catalogue::all() {
+        let pretty = catalogue::codec::write_scenario(&scenario).pretty();
+        let compact = catalogue::codec::write_scenario(&scenario).compact();
+        for text in [pretty, compact] {
+            let back = catalogue::load::parse_scenario(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}", scenario.id));
+            assert_eq!(back, scenario, "{}", scenario.id);
+        }
+    }
 }

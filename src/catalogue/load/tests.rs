@@ -38,19 +38,29 @@ fn a_built_in_parses() {
 fn errors_name_the_path_line_and_expectation() {
     let bad = GOOD.replacen("\"ttl_ms\": 30000", "\"ttl_ms\": \"thirty\"", 1);
     let text = error_of(&bad);
-    // Steps are tagged by "do", so serde buffers them: the path names the step, and the
-    // line and column point at its end.
-    assert!(text.starts_with("$.workers[0].program[0] (line 14, "), "{text}");
-    assert!(text.contains("expected u64"), "{text}");
+    assert_eq!(
+        text,
+        "$.workers[0].program[0].ttl_ms (line 13, column 38): expected a whole number, found a string"
+    );
 
     let text = error_of(&GOOD.replacen("\"do\": \"compute\"", "\"do\": \"teleport\"", 1));
     assert!(
-        text.contains("$.workers[0].program[1]") && text.contains("unknown variant `teleport`"),
+        text.starts_with("$.workers[0].program[1].do (line 14, ")
+            && text.contains("unknown step `teleport`, expected one of: acquire"),
         "{text}"
     );
 
     let text = error_of(&GOOD.replacen("\"seed\": 1,", "\"seed\": 1, \"colour\": 3,", 1));
-    assert!(text.contains("unknown field `colour`"), "{text}");
+    assert!(
+        text.starts_with("$.colour (line 5, column ")
+            && text.contains("unknown field `colour`, expected one of: format"),
+        "{text}"
+    );
+    let text = error_of(&GOOD.replacen("\"lock_key\": \"lock\", ", "", 1));
+    assert!(
+        text.starts_with("$.redis (line 7, ") && text.contains("missing field `lock_key`"),
+        "{text}"
+    );
 }
 
 #[test]

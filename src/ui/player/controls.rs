@@ -59,14 +59,15 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
         .into_iter()
         .filter_map(|(_, event)| Some(p.trace.events()[event?].at_ms))
         .collect();
-    let percent = |t: u64| if end_ms == 0 { 0.0 } else { t as f64 * 100.0 / end_ms as f64 };
+    // Per mille, printed with one decimal of a percent, without float formatting.
+    let per_mille = |t: u64| t.saturating_mul(1000).checked_div(end_ms).unwrap_or(0);
     html! {
         <div class="controls">
             <div class="scrub">
                 <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
                     value={p.time_ms.to_string()} {oninput} aria-label="Time" aria-valuetext={valuetext} />
                 <div class="ticks" aria-hidden="true">
-                    { for ticks.iter().map(|&t| html! { <span class="tick" style={format!("left:{:.3}%", percent(t))}></span> }) }
+                    { for ticks.iter().map(|&t| html! { <span class="tick" style={format!("left:{}.{}%", per_mille(t) / 10, per_mille(t) % 10)}></span> }) }
                 </div>
             </div>
             <div class="buttons" role="toolbar" aria-label="Playback">

@@ -57,8 +57,8 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
             <g class="axis">
                 { for ticks.iter().map(|&t| html! {
                     <g>
-                        <line x1={x(t).to_string()} x2={x(t).to_string()} y1={(TOP - 4.0).to_string()} y2={(height - 8.0).to_string()} class="grid" />
-                        <text x={x(t).to_string()} y={(TOP - 8.0).to_string()} class="axis-label">{ format!("{} s", t / 1000) }</text>
+                        <line x1={n(x(t))} x2={n(x(t))} y1={n(TOP - 4.0)} y2={n(height - 8.0)} class="grid" />
+                        <text x={n(x(t))} y={n(TOP - 8.0)} class="axis-label">{ format!("{} s", t / 1000) }</text>
                     </g>
                 }) }
             </g>
@@ -76,9 +76,9 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
                     html! {
                         <g class="belief">
                             <title>{ &span.label }</title>
-                            <rect x={x1.to_string()} y={(y + 4.0).to_string()} width={(solid_end - x1).max(0.0).to_string()} height="6" class="belief-valid" />
+                            <rect x={n(x1)} y={n(y + 4.0)} width={n((solid_end - x1).max(0.0))} height="6" class="belief-valid" />
                             if x2 > solid_end {
-                                <rect x={solid_end.to_string()} y={(y + 4.0).to_string()} width={(x2 - solid_end).to_string()} height="6" class="belief-stale" />
+                                <rect x={n(solid_end)} y={n(y + 4.0)} width={n(x2 - solid_end)} height="6" class="belief-stale" />
                             }
                         </g>
                     }
@@ -88,12 +88,12 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
                     html! {
                         <g class={classes!("lock", holder_class(holder))}>
                             <title>{ &span.label }</title>
-                            <rect x={x1.to_string()} y={(y + 8.0).to_string()} width={(hidden_x.unwrap_or(x2) - x1).max(0.0).to_string()} height={(lane_h - 22.0).to_string()} class="lock-bar" />
+                            <rect x={n(x1)} y={n(y + 8.0)} width={n((hidden_x.unwrap_or(x2) - x1).max(0.0))} height={n(lane_h - 22.0)} class="lock-bar" />
                             if let Some(hx) = hidden_x {
-                                <rect x={hx.to_string()} y={(y + 8.0).to_string()} width={(x2 - hx).max(0.0).to_string()} height={(lane_h - 22.0).to_string()} class="lock-hidden" />
+                                <rect x={n(hx)} y={n(y + 8.0)} width={n((x2 - hx).max(0.0))} height={n(lane_h - 22.0)} class="lock-hidden" />
                             }
                             if w > 24.0 {
-                                <text x={(x1 + 3.0).to_string()} y={(y + lane_h / 2.0 + 1.0).to_string()} class="lock-label">{ holder }</text>
+                                <text x={n(x1 + 3.0)} y={n(y + lane_h / 2.0 + 1.0)} class="lock-label">{ holder }</text>
                             }
                         </g>
                     }
@@ -107,7 +107,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
                         _ => "span-down",
                     };
                     html! {
-                        <rect x={x1.to_string()} y={(y + 12.0).to_string()} width={w.to_string()} height={(lane_h - 20.0).to_string()} class={class}>
+                        <rect x={n(x1)} y={n(y + 12.0)} width={n(w)} height={n(lane_h - 20.0)} class={class}>
                             <title>{ &span.label }</title>
                         </rect>
                     }
@@ -116,8 +116,8 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
         });
         html! {
             <g class="lane" data-lane={lane.label.clone()}>
-                <rect x="0" y={y.to_string()} width={WIDTH.to_string()} height={lane_h.to_string()} class={if i % 2 == 0 { "lane-bg even" } else { "lane-bg" }} />
-                <text x="6" y={(y + lane_h / 2.0 + 4.0).to_string()} class="lane-label">{ &lane.label }</text>
+                <rect x="0" y={n(y)} width={n(WIDTH)} height={n(lane_h)} class={if i % 2 == 0 { "lane-bg even" } else { "lane-bg" }} />
+                <text x="6" y={n(y + lane_h / 2.0 + 4.0)} class="lane-label">{ &lane.label }</text>
                 { for spans }
             </g>
         }
@@ -127,7 +127,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
         let future = arrow.event as usize >= props.cursor;
         let (y1, y2) = (lane_y(arrow.from) + lane_h / 2.0, lane_y(arrow.to) + lane_h / 2.0);
         html! {
-            <line x1={x(arrow.sent_ms).to_string()} y1={y1.to_string()} x2={x(arrow.at_ms).to_string()} y2={y2.to_string()}
+            <line x1={n(x(arrow.sent_ms))} y1={n(y1)} x2={n(x(arrow.at_ms))} y2={n(y2)}
                 class={classes!("arrow", future.then_some("future"))} marker-end="url(#head)" />
         }
     });
@@ -141,16 +141,16 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
         let on_action = props.on_action.clone();
         let onclick = Callback::from(move |_: MouseEvent| on_action.emit(Action::SeekCursor(id as usize + 1)));
         let shape = match class {
-            MarkerClass::Ok => html! { <circle cx={cx.to_string()} cy={cy.to_string()} r="5" /> },
-            MarkerClass::Fact => html! { <circle cx={cx.to_string()} cy={cy.to_string()} r="3.5" /> },
+            MarkerClass::Ok => html! { <circle cx={n(cx)} cy={n(cy)} r="5" /> },
+            MarkerClass::Fact => html! { <circle cx={n(cx)} cy={n(cy)} r="4" /> },
             MarkerClass::Refused => html! {
-                <path d={format!("M{} {} l8 8 M{} {} l-8 8", cx - 4.0, cy - 4.0, cx + 4.0, cy - 4.0)} class="cross" />
+                <path d={format!("M{} {} l8 8 M{} {} l-8 8", n(cx - 4.0), n(cy - 4.0), n(cx + 4.0), n(cy - 4.0))} class="cross" />
             },
             MarkerClass::Violation => html! {
-                <path d={format!("M{} {} l7 12 h-14 z", cx, cy - 7.0)} />
+                <path d={format!("M{} {} l7 12 h-14 z", n(cx), n(cy - 7.0))} />
             },
             MarkerClass::Warning => html! {
-                <path d={format!("M{} {} l6 6 l-6 6 l-6 -6 z", cx, cy - 6.0)} />
+                <path d={format!("M{} {} l6 6 l-6 6 l-6 -6 z", n(cx), n(cy - 6.0))} />
             },
         };
         html! {
@@ -165,7 +165,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     let cursor_x = x(props.time_ms);
     html! {
         <svg class={classes!("swimlanes", props.compact.then_some("compact"))} data-testid="swimlanes" xmlns="http://www.w3.org/2000/svg"
-             viewBox={format!("0 0 {WIDTH} {height}")} role="img"
+             viewBox={format!("0 0 {} {}", n(WIDTH), n(height))} role="img"
              aria-label={format!("Timeline of {} from 0 to {}", trace.scenario().title, secs(layout.end_ms))}>
             <defs>
                 <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
@@ -182,9 +182,15 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
             { for lanes }
             { for arrows }
             { for markers }
-            <line x1={cursor_x.to_string()} x2={cursor_x.to_string()} y1={(TOP - 4.0).to_string()} y2={(height - 4.0).to_string()} class="cursor" />
+            <line x1={n(cursor_x)} x2={n(cursor_x)} y1={n(TOP - 4.0)} y2={n(height - 4.0)} class="cursor" />
         </svg>
     }
+}
+
+/// SVG user units are rounded to whole numbers: enough precision for a 1000-unit-wide
+/// drawing, and it keeps float formatting (several KB of wasm) out of the build.
+fn n(v: f64) -> String {
+    (v.round() as i64).to_string()
 }
 
 fn marker_css(class: MarkerClass) -> &'static str {
