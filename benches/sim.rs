@@ -24,7 +24,7 @@ fn main() {
     }
 
     let handoffs = 20_000;
-    let scenario = handoff_workload(handoffs);
+    let scenario = fencing_playground::workload::handoff_workload(handoffs);
     let start = Instant::now();
     let mut events = 0;
     let mut grants = 0;
@@ -57,18 +57,4 @@ fn median_run(scenario: &Scenario, n: usize) -> (Duration, usize) {
 
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
-}
-
-/// One worker that acquires, writes with its token and releases, `n` times in a row: every
-/// grant is a hand-off of the lock (and of a fresh token) to the next critical section.
-fn handoff_workload(n: usize) -> Scenario {
-    let mut scenario = catalogue::find("gc-pause-fenced").expect("built-in");
-    scenario.faults.clear();
-    scenario.workers.truncate(1);
-    let round: Vec<sim::scenario::Step> = scenario.workers[0].program.clone();
-    let round: Vec<_> =
-        round.into_iter().filter(|s| !matches!(s, sim::scenario::Step::Compute { .. })).collect();
-    scenario.workers[0].program = round.iter().cycle().take(round.len() * n).cloned().collect();
-    scenario.until_ms = u64::MAX / 2;
-    scenario
 }

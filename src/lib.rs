@@ -16,3 +16,4 @@ pub mod timeline;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod whatif;
+pub mod workload;

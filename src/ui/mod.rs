@@ -16,3 +16,10 @@ pub use app::App;
 pub fn start() {
     yew::Renderer::<App>::new().render();
 }
+
+/// For `scripts/bench`: runs `n` lock hand-offs in wasm and returns the grants made. The
+/// page times the call; the model itself never reads a clock.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn bench_handoffs(n: u32) -> u32 {
+    u32::try_from(crate::workload::run_handoffs(n as usize)).unwrap_or(u32::MAX)
+}

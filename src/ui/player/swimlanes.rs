@@ -163,6 +163,41 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     });
 
     let cursor_x = x(props.time_ms);
+    // At the cursor, each node lane reads out its counter and the lock's TTL left on that
+    // node's clock, and the database lane its last_fence: the values drain and change as
+    // the learner scrubs.
+    let state = trace.state_at(props.cursor);
+    let redis = &trace.scenario().redis;
+    let readouts = layout.lanes.iter().filter_map(|lane| {
+        let text = match lane.actor {
+            Actor::Node(i) => {
+                let node = state.nodes.get(usize::from(i))?;
+                if !node.up {
+                    "down".to_owned()
+                } else {
+                    let clock = node.clock_ms(props.time_ms);
+                    let counter = node.keyspace.peek(&redis.fence_key, clock).map_or("-".to_owned(), |e| e.value.clone());
+                    let lock = match node.keyspace.peek(&redis.lock_key, clock) {
+                        Some(e) => match e.expire_at_ms {
+                            Some(d) => format!("{} ttl {}", e.value, secs(u64::try_from(d - clock).unwrap_or(0))),
+                            None => e.value.clone(),
+                        },
+                        None => "free".to_owned(),
+                    };
+                    format!("counter {counter} · lock {lock}")
+                }
+            }
+            Actor::Db => format!("last_fence {} · {}", crate::sim::token::token_text(trace.scenario().tokens, state.order.last_fence), state.order.status),
+            _ => return None,
+        };
+        let y = lane_y(lane.actor) + lane_h - 3.0;
+        // Keep the label inside the drawing: left of the cursor near the right edge.
+        let anchor_end = cursor_x > LEFT + PLOT * 0.7;
+        let tx = if anchor_end { cursor_x - 4.0 } else { cursor_x + 4.0 };
+        Some(html! {
+            <text x={n(tx)} y={n(y)} class={classes!("readout", anchor_end.then_some("end"))} data-testid="readout" data-lane={lane.label.clone()}>{ text }</text>
+        })
+    });
     html! {
         <svg class={classes!("swimlanes", props.compact.then_some("compact"))} data-testid="swimlanes" xmlns="http://www.w3.org/2000/svg"
              viewBox={format!("0 0 {} {}", n(WIDTH), n(height))} role="img"
@@ -182,6 +217,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
             { for lanes }
             { for arrows }
             { for markers }
+            { for readouts }
             <line x1={n(cursor_x)} x2={n(cursor_x)} y1={n(TOP - 4.0)} y2={n(height - 4.0)} class="cursor" />
         </svg>
     }

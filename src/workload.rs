@@ -1,0 +1,40 @@
+//! Synthetic workloads for benchmarks: long runs built from the catalogue's building blocks.
+//!
+//! Pure scenario construction; it measures nothing itself (the bench harnesses do).
+
+use crate::catalogue;
+use crate::sim::Scenario;
+use crate::sim::scenario::Step;
+
+/// One worker that acquires, writes with its token and releases, `n` times in a row: every
+/// grant hands the lock (and a fresh token) to the next critical section.
+pub fn handoff_workload(n: usize) -> Scenario {
+    let mut scenario = catalogue::find("gc-pause-fenced").unwrap_or_else(empty_fallback);
+    scenario.id = "handoff-workload".to_owned();
+    scenario.faults.clear();
+    scenario.narration.clear();
+    scenario.expect = None;
+    scenario.workers.truncate(1);
+    let round: Vec<Step> = scenario.workers.first().map_or_else(Vec::new, |w| {
+        w.program.iter().filter(|s| !matches!(s, Step::Compute { .. })).cloned().collect()
+    });
+    if let Some(worker) = scenario.workers.first_mut() {
+        worker.program = round.iter().cycle().take(round.len() * n).cloned().collect();
+    }
+    scenario.until_ms = u64::MAX / 2;
+    scenario
+}
+
+/// Never used while the catalogue holds gc-pause-fenced (a native test keeps it there).
+fn empty_fallback() -> Scenario {
+    catalogue::all()
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| unreachable!("the catalogue is never empty"))
+}
+
+/// Runs the hand-off workload and returns how many grants it made (for the wasm benchmark).
+pub fn run_handoffs(n: usize) -> usize {
+    let trace = crate::sim::run_events_only(&handoff_workload(n));
+    trace.events().iter().filter(|e| e.kind.tag() == "granted").count()
+}

@@ -1,0 +1,84 @@
+// Browser benchmarks in Debian's headless Chromium (prints numbers, asserts nothing):
+//   seek: set the scrubber to a random time in the longest built-in scenario and wait
+//         until the page has rendered it (two animation frames); 200 samples.
+//   wasm: the lock hand-off workload inside wasm, timed from JavaScript.
+// Usage: node tests/e2e/bench.cjs <url> <scenario-id>
+'use strict';
+const { chromium } = require('playwright-core');
+
+const [url, scenario] = process.argv.slice(2);
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${url}#/s/${scenario}`, { waitUntil: 'load' });
+  await page.waitForSelector('[data-testid=scrubber]');
+  const seek = await page.evaluate(async () => {
+    const input = document.querySelector('[data-testid=scrubber]');
+    const max = Number(input.max);
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    let seed = 12345;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const samples = [];
+    for (let i = 0; i < 220; i++) {
+      const t = Math.floor(random() * max);
+      const start = performance.now();
+      input.value = String(t);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await frame();
+      await frame();
+      if (i >= 20) samples.push(performance.now() - start); // the first 20 warm up
+    }
+    return samples;
+  });
+  seek.sort((a, b) => a - b);
+  console.log(`seek+render (${scenario}, ${seek.length} samples, includes up to two frame waits of ~16.7 ms): ` +
+    `p50 ${percentile(seek, 50).toFixed(1)} ms, p95 ${percentile(seek, 95).toFixed(1)} ms, max ${seek[seek.length - 1].toFixed(1)} ms`);
+
+  // Seek-to-rendered, without frame waits: dispatch, wait for Yew to write the new clock
+  // into the DOM (a MutationObserver fires right after), then force style and layout.
+  const sync = await page.evaluate(async () => {
+    const input = document.querySelector('[data-testid=scrubber]');
+    const clock = document.querySelector('[data-testid=clock]');
+    const max = Number(input.max);
+    const secs = (ms) => `${Math.floor(ms / 1000)}.${String(ms % 1000).padStart(3, '0')} s`;
+    const samples = [];
+    for (let i = 0; i < 220; i++) {
+      const t = Math.floor((((i * 7919) % 1000) / 1000) * max);
+      if (clock.textContent === secs(t)) continue;
+      const start = performance.now();
+      const done = new Promise((resolve) => {
+        const observer = new MutationObserver(() => {
+          if (clock.textContent === secs(t)) { observer.disconnect(); resolve(); }
+        });
+        observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      });
+      input.value = String(t);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await done;
+      document.querySelector('[data-testid=swimlanes]').getBoundingClientRect();
+      if (i >= 20) samples.push(performance.now() - start);
+    }
+    return samples;
+  });
+  sync.sort((a, b) => a - b);
+  console.log(`seek to rendered DOM and layout (${sync.length} samples): p50 ${percentile(sync, 50).toFixed(2)} ms, p95 ${percentile(sync, 95).toFixed(2)} ms, max ${sync[sync.length - 1].toFixed(2)} ms (target p95 < 16 ms)`);
+
+  const wasm = await page.evaluate(() => {
+    const n = 20000;
+    window.wasmBindings.bench_handoffs(1000); // warm up
+    const start = performance.now();
+    const grants = window.wasmBindings.bench_handoffs(n);
+    const ms = performance.now() - start;
+    return { grants, ms };
+  });
+  console.log(`wasm hand-off workload: ${wasm.grants} grants in ${wasm.ms.toFixed(0)} ms = ${Math.round(wasm.grants / wasm.ms * 1000)} lock hand-offs/s`);
+  await browser.close();
+})().catch((err) => { console.error(err); process.exit(1); });
