@@ -24,7 +24,8 @@ fn main() {
     }
 
     let handoffs = 20_000;
-    let scenario = fencing_playground::workload::handoff_workload(handoffs);
+    let scenario = fencing_playground::workload::handoff_workload(handoffs)
+        .expect("gc-pause-fenced is built in");
     let start = Instant::now();
     let mut events = 0;
     let mut grants = 0;

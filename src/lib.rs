@@ -6,9 +6,12 @@
 //! See the README's Architecture section for the codemap and the invariants.
 
 pub mod catalogue;
+pub mod embed;
 pub mod export;
+pub mod i18n;
 pub mod json;
 pub mod player;
+pub mod progress;
 pub mod quiz;
 pub mod route;
 pub mod sim;

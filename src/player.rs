@@ -56,6 +56,9 @@ pub struct Player {
     pub playing: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
+    /// Prediction prompts (indices into the scenario's `prompts`) already answered; play
+    /// stops before the event of every other one.
+    pub prompts_done: Vec<usize>,
 }
 
 /// What a control asks for.
@@ -83,6 +86,8 @@ pub enum Action {
     Fork(WhatIf),
     /// Back to the original scenario, keeping the clock.
     Reset,
+    /// The learner answered prediction prompt `i` and continues.
+    ContinueAfterPrompt(usize),
 }
 
 impl Player {
@@ -96,6 +101,7 @@ impl Player {
             time_ms: 0,
             playing: false,
             speed: SPEED_DEFAULT,
+            prompts_done: Vec::new(),
         }
     }
 
@@ -175,19 +181,60 @@ impl Player {
                         next.cursor = n;
                         next.playing = false;
                     }
+                    // ... and just before the event of an unanswered prediction prompt.
+                    if let Some(stop) = self
+                        .pending_stops()
+                        .into_iter()
+                        .find(|&p| p >= self.cursor && p < next.cursor)
+                    {
+                        next.cursor = stop;
+                        next.time_ms = self.trace.events()[stop].at_ms;
+                        next.playing = false;
+                    }
                 }
             }
             Action::SetSpeed(i) => next.speed = i.min(SPEEDS.len() - 1),
             Action::Fork(whatif) => next.rerun(whatif),
             Action::Reset => next.rerun(WhatIf::default()),
+            Action::ContinueAfterPrompt(i) => {
+                if !next.prompts_done.contains(&i) {
+                    next.prompts_done.push(i);
+                }
+                next.start_playing();
+            }
         }
         next
     }
 
+    /// Cursor positions (the anchor event's index) of prompts not yet answered, in order.
+    pub fn pending_stops(&self) -> Vec<usize> {
+        let mut stops: Vec<usize> = self
+            .original
+            .prompts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.prompts_done.contains(i))
+            .filter_map(|(_, p)| crate::catalogue::narration::anchor_event(&self.trace, &p.at))
+            .collect();
+        stops.sort_unstable();
+        stops
+    }
+
+    /// The prompt to show now: an unanswered one whose event is the next to happen.
+    pub fn prompt_due(&self) -> Option<usize> {
+        self.original.prompts.iter().enumerate().find_map(|(i, p)| {
+            let due = !self.prompts_done.contains(&i)
+                && crate::catalogue::narration::anchor_event(&self.trace, &p.at)
+                    == Some(self.cursor);
+            due.then_some(i)
+        })
+    }
+
     fn start_playing(&mut self) {
-        // Playing from the end starts again from the beginning.
+        // Playing from the end starts again from the beginning (and asks again).
         if self.cursor >= self.trace.len() {
             self.set_cursor(0);
+            self.prompts_done.clear();
         }
         self.playing = !self.trace.is_empty();
     }
@@ -231,26 +278,3 @@ pub fn is_milestone(kind: &EventKind) -> bool {
 
 #[cfg(test)]
 mod tests;
-
-/// A one-line outcome of a whole run, for the verdict banner and compare rows.
-pub fn verdict(trace: &Trace) -> String {
-    let summary = trace.summary();
-    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
-    let rejected = summary.writes.len() - accepted;
-    let mut parts = Vec::new();
-    if summary.violations.is_empty() {
-        parts.push("no safety violation".to_owned());
-    } else {
-        let mut names: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
-        names.dedup();
-        parts.push(format!("VIOLATED: {}", names.join(", ")));
-    }
-    parts.push(format!("{accepted} write(s) accepted, {rejected} rejected"));
-    if summary.charges > 0 {
-        parts.push(format!("{} charge(s)", summary.charges));
-    }
-    for warning in &summary.warnings {
-        parts.push(format!("warning: {}", warning.name));
-    }
-    parts.join("; ")
-}

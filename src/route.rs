@@ -1,62 +1,191 @@
-//! Hash routes of the web app, parsed and printed as plain strings.
+//! Links: the whole state of a view in the URL hash, versioned (`v=1`), parsed and printed.
 //!
-//! Owns the mapping between `location.hash` and [`Route`]; it must not touch the browser
-//! (the shell reads the hash and hands it here), so every rule is tested natively.
-//! Anything a user types into the address bar is untrusted: parsing never panics and an
-//! unrecognised hash becomes [`Route::NotFound`] carrying what was asked for.
+//! Owns the mapping between `location.hash` and [`Link`]: the view (a built-in scenario by
+//! id, or a custom scenario carried in the link), the cursor time, what-if parameters,
+//! language, embed mode and the origins allowed to talk to an embed. Anything in a URL is
+//! untrusted: parsing never panics, and a malformed, truncated or newer link becomes
+//! [`View::Invalid`] with a message for the learner. Pure; the shell reads the hash.
 
-/// A place in the app.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub enum Route {
-    /// `#/` (or no hash at all): the catalogue.
-    Home,
-    /// `#/s/<id>` with an optional `?t=<ms>` cursor time.
-    Scenario { id: String, t_ms: Option<u64> },
-    /// `#/compare/<id>`: variants of one scenario on one shared scrubber.
-    Compare { id: String },
-    /// Any other hash; `asked` is the hash as given, without the leading `#`.
-    NotFound { asked: String },
+use crate::i18n::Lang;
+use crate::whatif::WhatIf;
+
+/// The link format this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The longest hash we try to read (a custom scenario is at most 256 KiB of JSON; its
+/// base64url text is a third longer).
+pub const HASH_BYTES_MAX: usize = 400 * 1024;
+
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Link {
+    pub view: View,
+    /// Cursor time (`t=`).
+    pub t_ms: Option<u64>,
+    /// What-if parameters that differ from the scenario as written.
+    pub whatif: WhatIf,
+    /// `lang=`; none means "from the browser".
+    pub lang: Option<Lang>,
+    /// `embed=1`: the compact player without site chrome.
+    pub embed: bool,
+    /// `origins=`: origins allowed to exchange postMessage with an embed (none by default).
+    pub origins: Vec<String>,
 }
 
-impl Route {
-    /// Parses a `location.hash` value (with or without its leading `#`).
-    pub fn parse(hash: &str) -> Route {
-        let raw = hash.strip_prefix('#').unwrap_or(hash);
-        let (path, query) = match raw.split_once('?') {
-            Some((path, query)) => (path, Some(query)),
-            None => (raw, None),
-        };
-        let not_found = || Route::NotFound { asked: raw.to_owned() };
-        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-        match segments.as_slice() {
-            [""] => Route::Home,
-            ["s", id] if is_scenario_id(id) => {
-                let mut t_ms = None;
-                for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
-                    // Unknown parameters are ignored so that newer links still open.
-                    if let Some(("t", value)) = pair.split_once('=') {
-                        match value.parse::<u64>() {
-                            Ok(ms) => t_ms = Some(ms),
-                            Err(_) => return not_found(),
-                        }
-                    }
-                }
-                Route::Scenario { id: (*id).to_owned(), t_ms }
-            }
-            ["compare", id] if is_scenario_id(id) => Route::Compare { id: (*id).to_owned() },
-            _ => not_found(),
-        }
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub enum View {
+    /// `#/`
+    #[default]
+    Home,
+    /// `#/s/<id>`: a built-in scenario.
+    Scenario { id: String },
+    /// `#/s?sj=<base64url JSON>` or `#/s?sz=<base64url deflate-raw JSON>`: a scenario
+    /// carried in the link itself.
+    Custom { payload: Payload },
+    /// `#/compare/<id>`
+    Compare { id: String },
+    /// `#/quiz`
+    Quiz,
+    /// `#/sandbox`
+    Sandbox,
+    /// `#/explore`
+    Explore,
+    /// A route we do not know; `asked` is the path as given.
+    NotFound { asked: String },
+    /// A link we cannot read (malformed, truncated, or from a newer version).
+    Invalid { message: String },
+}
+
+/// A custom scenario inside a link, still encoded.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Payload {
+    /// The scenario's JSON text (from `sj=`).
+    Json(String),
+    /// deflate-raw compressed JSON (from `sz=`); the shell inflates it.
+    Deflated(Vec<u8>),
+}
+
+impl Link {
+    /// A plain link to a view.
+    pub fn to(view: View) -> Link {
+        Link { view, ..Link::default() }
     }
 
-    /// The hash that leads back to this route, starting with `#`.
-    pub fn href(&self) -> String {
-        match self {
-            Route::Home => "#/".to_owned(),
-            Route::Scenario { id, t_ms: None } => format!("#/s/{id}"),
-            Route::Scenario { id, t_ms: Some(ms) } => format!("#/s/{id}?t={ms}"),
-            Route::Compare { id } => format!("#/compare/{id}"),
-            Route::NotFound { asked } => format!("#{asked}"),
+    /// Parses a `location.hash` value (with or without its leading `#`).
+    pub fn parse(hash: &str) -> Link {
+        let invalid = |message: String| Link::to(View::Invalid { message });
+        if hash.len() > HASH_BYTES_MAX {
+            return invalid(format!(
+                "This link is {} bytes long, more than this playground reads.",
+                hash.len()
+            ));
         }
+        let raw = hash.strip_prefix('#').unwrap_or(hash);
+        let (path, query) = raw.split_once('?').unwrap_or((raw, ""));
+        let mut link = Link::default();
+        let mut payload: Option<Payload> = None;
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let Some(value) = percent_decode(value) else {
+                return invalid(format!(
+                    "The link's parameter {name} is not valid percent-encoding."
+                ));
+            };
+            match name {
+                "v" => match value.parse::<u32>() {
+                    Ok(v) if v <= VERSION => {}
+                    Ok(v) => {
+                        return invalid(format!(
+                            "This link was made by a newer version of the playground (link format v{v}; this one reads v{VERSION})."
+                        ));
+                    }
+                    Err(_) => return invalid(format!("The link's version v={value} is not a number.")),
+                },
+                "t" => match value.parse::<u64>() {
+                    Ok(ms) => link.t_ms = Some(ms),
+                    Err(_) => return invalid(format!("The link's time t={value} is not a whole number of milliseconds.")),
+                },
+                "lang" => link.lang = Lang::from_code(&value),
+                "embed" => link.embed = value == "1",
+                "origins" => {
+                    link.origins = value.split(',').filter_map(normal_origin).collect();
+                }
+                "sj" => match base64url_decode(&value).and_then(|bytes| String::from_utf8(bytes).ok()) {
+                    Some(json) => payload = Some(Payload::Json(json)),
+                    None => return invalid("The scenario in this link is damaged (sj= is not base64url JSON); was it cut short?".to_owned()),
+                },
+                "sz" => match base64url_decode(&value) {
+                    Some(bytes) if !bytes.is_empty() => payload = Some(Payload::Deflated(bytes)),
+                    _ => return invalid("The scenario in this link is damaged (sz= is not base64url); was it cut short?".to_owned()),
+                },
+                other => {
+                    // What-if knobs; other unknown names are ignored so newer links still open.
+                    if let Err(message) = link.whatif.set_from_query(other, &value)
+                        && !message.starts_with("unknown parameter") {
+                            return invalid(format!("This link's parameter is not understood: {message}."));
+                        }
+                }
+            }
+        }
+        let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+        link.view = match (segments.as_slice(), payload) {
+            ([""], None) => View::Home,
+            (["s"], Some(payload)) => View::Custom { payload },
+            (["s", id], None) if is_scenario_id(id) => View::Scenario { id: (*id).to_owned() },
+            (["compare", id], None) if is_scenario_id(id) => View::Compare { id: (*id).to_owned() },
+            (["quiz"], None) => View::Quiz,
+            (["sandbox"], None) => View::Sandbox,
+            (["explore"], None) => View::Explore,
+            (["s"], None) => return invalid("This link names no scenario.".to_owned()),
+            _ => View::NotFound { asked: path.to_owned() },
+        };
+        link
+    }
+
+    /// The hash that leads back to this link, starting with `#`.
+    pub fn to_hash(&self) -> String {
+        let (path, mut query): (String, Vec<(String, String)>) = match &self.view {
+            View::Home => ("/".to_owned(), Vec::new()),
+            View::Scenario { id } => (format!("/s/{id}"), Vec::new()),
+            View::Custom { payload: Payload::Json(json) } => {
+                ("/s".to_owned(), vec![("sj".into(), base64url_encode(json.as_bytes()))])
+            }
+            View::Custom { payload: Payload::Deflated(bytes) } => {
+                ("/s".to_owned(), vec![("sz".into(), base64url_encode(bytes))])
+            }
+            View::Compare { id } => (format!("/compare/{id}"), Vec::new()),
+            View::Quiz => ("/quiz".to_owned(), Vec::new()),
+            View::Sandbox => ("/sandbox".to_owned(), Vec::new()),
+            View::Explore => ("/explore".to_owned(), Vec::new()),
+            View::NotFound { asked } => (asked.clone(), Vec::new()),
+            View::Invalid { .. } => ("/".to_owned(), Vec::new()),
+        };
+        let plain = matches!(self.view, View::Home | View::NotFound { .. } | View::Invalid { .. });
+        if let Some(t) = self.t_ms {
+            query.push(("t".into(), t.to_string()));
+        }
+        for (name, value) in self.whatif.to_query() {
+            query.push((name.to_owned(), value));
+        }
+        if let Some(lang) = self.lang {
+            query.push(("lang".into(), lang.code().to_owned()));
+        }
+        if self.embed {
+            query.push(("embed".into(), "1".into()));
+        }
+        if !self.origins.is_empty() {
+            query.push(("origins".into(), self.origins.join(",")));
+        }
+        if query.is_empty() && plain {
+            return format!("#{path}");
+        }
+        let mut text = format!("#{path}?v={VERSION}");
+        for (name, value) in query {
+            text.push('&');
+            text.push_str(&name);
+            text.push('=');
+            text.push_str(&percent_encode(&value));
+        }
+        text
     }
 }
 
@@ -69,46 +198,100 @@ pub fn is_scenario_id(id: &str) -> bool {
         && !id.ends_with('-')
 }
 
-#[cfg(test)]
-mod tests {
-    use super::Route;
+/// `https://course.example:8443` as given, without a path; anything else is dropped.
+fn normal_origin(text: &str) -> Option<String> {
+    let text = text.trim().trim_end_matches('/');
+    let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"))?;
+    let valid = !rest.is_empty()
+        && rest.len() <= 253
+        && rest.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || b == b'.'
+                || b == b'-'
+                || b == b':'
+                || b == b'['
+                || b == b']'
+        });
+    valid.then(|| text.to_owned())
+}
 
-    fn check(hash: &str, expect: Route) {
-        assert_eq!(Route::parse(hash), expect, "parsing {hash:?}");
-    }
+const UNRESERVED: &[u8] = b"-._~";
 
-    #[test]
-    fn parses_home_scenario_and_unknown_routes() {
-        check("", Route::Home);
-        check("#", Route::Home);
-        check("#/", Route::Home);
-        check("#/s/gc-pause-fenced", Route::Scenario { id: "gc-pause-fenced".into(), t_ms: None });
-        check(
-            "#/s/gc-pause-fenced?t=31500",
-            Route::Scenario { id: "gc-pause-fenced".into(), t_ms: Some(31_500) },
-        );
-        check("#/s/x?lang=vi&t=5", Route::Scenario { id: "x".into(), t_ms: Some(5) });
-        check("#/nope", Route::NotFound { asked: "/nope".into() });
-        check("#/s/", Route::NotFound { asked: "/s/".into() });
-        check("#/s/Bad_Id", Route::NotFound { asked: "/s/Bad_Id".into() });
-        check("#/s/a/b", Route::NotFound { asked: "/s/a/b".into() });
-        check("#/s/a?t=-1", Route::NotFound { asked: "/s/a?t=-1".into() });
-        check(
-            "#/s/a?t=99999999999999999999999",
-            Route::NotFound { asked: "/s/a?t=99999999999999999999999".into() },
-        );
-    }
-
-    #[test]
-    fn href_round_trips() {
-        for route in [
-            Route::Home,
-            Route::Scenario { id: "a-b".into(), t_ms: None },
-            Route::Scenario { id: "a-b".into(), t_ms: Some(0) },
-            Route::Compare { id: "a-b".into() },
-            Route::NotFound { asked: "/what".into() },
-        ] {
-            assert_eq!(Route::parse(&route.href()), route);
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || UNRESERVED.contains(&byte) || byte == b',' {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
         }
     }
+    out
 }
+
+/// Decodes `%XX` escapes (and `+` as a space); `None` for a broken escape or invalid UTF-8.
+pub fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3)?;
+                let hex = std::str::from_utf8(hex).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// base64url without padding.
+pub fn base64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n =
+            chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        let chars = chunk.len() + 1;
+        for i in 0..chars {
+            out.push(char::from(B64[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
+/// Decodes base64url (padding optional); `None` for any other character or a bad length.
+pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    if text.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in text.bytes() {
+        let value = B64.iter().position(|&b| b == c)? as u32;
+        acc = (acc << 6) | value;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests;

@@ -350,7 +350,8 @@ pub fn parse_persistence(text: &str) -> Option<Persistence> {
 #[cfg(test)]
 mod tests;
 
-/// The variants the compare view stacks: no protection, an idempotency key only, fencing.
+/// The variants the compare view stacks (with their message keys): no protection, an
+/// idempotency key only, fencing.
 pub fn comparison() -> Vec<(&'static str, WhatIf)> {
     vec![
         (

@@ -7,9 +7,10 @@ use crate::sim::Scenario;
 use crate::sim::scenario::Step;
 
 /// One worker that acquires, writes with its token and releases, `n` times in a row: every
-/// grant hands the lock (and a fresh token) to the next critical section.
-pub fn handoff_workload(n: usize) -> Scenario {
-    let mut scenario = catalogue::find("gc-pause-fenced").unwrap_or_else(empty_fallback);
+/// grant hands the lock (and a fresh token) to the next critical section. `None` only if
+/// the catalogue lost gc-pause-fenced (a native test keeps it).
+pub fn handoff_workload(n: usize) -> Option<Scenario> {
+    let mut scenario = catalogue::find("gc-pause-fenced")?;
     scenario.id = "handoff-workload".to_owned();
     scenario.faults.clear();
     scenario.narration.clear();
@@ -22,19 +23,12 @@ pub fn handoff_workload(n: usize) -> Scenario {
         worker.program = round.iter().cycle().take(round.len() * n).cloned().collect();
     }
     scenario.until_ms = u64::MAX / 2;
-    scenario
-}
-
-/// Never used while the catalogue holds gc-pause-fenced (a native test keeps it there).
-fn empty_fallback() -> Scenario {
-    catalogue::all()
-        .into_iter()
-        .next()
-        .unwrap_or_else(|| unreachable!("the catalogue is never empty"))
+    Some(scenario)
 }
 
 /// Runs the hand-off workload and returns how many grants it made (for the wasm benchmark).
 pub fn run_handoffs(n: usize) -> usize {
-    let trace = crate::sim::run_events_only(&handoff_workload(n));
+    let Some(scenario) = handoff_workload(n) else { return 0 };
+    let trace = crate::sim::run_events_only(&scenario);
     trace.events().iter().filter(|e| e.kind.tag() == "granted").count()
 }

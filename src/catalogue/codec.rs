@@ -10,8 +10,8 @@ use crate::json::{Node, Out, Value};
 use crate::sim::Scenario;
 use crate::sim::scenario::{
     AcquireHow, Anchor, CrashKind, Expected, Fault, GatewaySetup, Guard, KeyStrategy, Narration,
-    NodeSetup, OnShort, Persistence, RedisSetup, ReleaseHow, RenewHow, SqlSetup, StatusCheck, Step,
-    TokenSource, Topology, WorkerSetup, WriteHow,
+    NodeSetup, OnShort, Persistence, Prompt, RedisSetup, ReleaseHow, RenewHow, SqlSetup,
+    StatusCheck, Step, TokenSource, Topology, WorkerSetup, WriteHow,
 };
 
 // ----- reading -----
@@ -210,6 +210,7 @@ pub fn read_scenario(node: &Node) -> Result<Scenario, LoadError> {
         faults: o.opt("faults", |n, p| list_of(n, p, read_fault))?.unwrap_or_default(),
         narration: o.opt("narration", |n, p| list_of(n, p, read_narration))?.unwrap_or_default(),
         expect: o.opt("expect", read_expected)?,
+        prompts: o.opt("prompts", |n, p| list_of(n, p, read_prompt))?.unwrap_or_default(),
     };
     o.finish(&[
         "format",
@@ -228,6 +229,7 @@ pub fn read_scenario(node: &Node) -> Result<Scenario, LoadError> {
         "faults",
         "narration",
         "expect",
+        "prompts",
     ])?;
     Ok(scenario)
 }
@@ -552,6 +554,26 @@ fn read_narration(node: &Node, path: &str) -> Result<Narration, LoadError> {
     Ok(narration)
 }
 
+fn read_prompt(node: &Node, path: &str) -> Result<Prompt, LoadError> {
+    let mut o = Obj::new(node, path)?;
+    let prompt = Prompt {
+        at: o.req("at", read_anchor)?,
+        question: o.req("question", string_of)?,
+        options: o.req("options", |n, p| list_of(n, p, string_of))?,
+        answer: o.req("answer", usize_of)?,
+        explanation: o.req("explanation", string_of)?,
+    };
+    o.finish(&["at", "question", "options", "answer", "explanation"])?;
+    if prompt.options.len() < 2 || prompt.answer >= prompt.options.len() {
+        return Err(err(
+            node,
+            path,
+            "a prompt needs at least two options and an answer among them".to_owned(),
+        ));
+    }
+    Ok(prompt)
+}
+
 fn read_expected(node: &Node, path: &str) -> Result<Expected, LoadError> {
     let mut o = Obj::new(node, path)?;
     let expected = Expected {
@@ -611,6 +633,25 @@ pub fn write_scenario(s: &Scenario) -> Out {
             ),
         ),
     ];
+    if !s.prompts.is_empty() {
+        members.push((
+            "prompts",
+            Out::Arr(
+                s.prompts
+                    .iter()
+                    .map(|p| {
+                        Out::Obj(vec![
+                            ("at", write_anchor(&p.at)),
+                            ("question", Out::str(&p.question)),
+                            ("options", Out::Arr(p.options.iter().map(|o| Out::str(o)).collect())),
+                            ("answer", Out::uint(p.answer as u64)),
+                            ("explanation", Out::str(&p.explanation)),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ));
+    }
     if let Some(e) = &s.expect {
         let strings = |v: &[String]| Out::Arr(v.iter().map(|s| Out::str(s)).collect());
         members.push((

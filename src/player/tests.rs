@@ -61,11 +61,13 @@ fn milestones_skip_to_the_events_that_matter() {
 
 #[test]
 fn play_advances_with_speed_and_stops_at_the_end() {
-    let p =
-        player("gc-pause-fenced").update(Action::SetSpeed(SPEEDS.len() - 1)).update(Action::Play);
+    // redlock-clock-jump has no prediction prompts, so nothing else stops the playback.
+    let p = player("redlock-clock-jump")
+        .update(Action::SetSpeed(SPEEDS.len() - 1))
+        .update(Action::Play);
     assert!(p.playing);
-    let p = p.update(Action::Tick(1_000));
-    assert_eq!(p.time_ms, 10_000, "10x speed: one real second is ten virtual seconds");
+    let p = p.update(Action::Tick(100));
+    assert_eq!(p.time_ms, 1_000, "10x speed: 0.1 real seconds is one virtual second");
     let mut p = p;
     for _ in 0..100 {
         p = p.update(Action::Tick(1_000));
@@ -93,4 +95,35 @@ fn a_fork_keeps_the_time_and_reset_restores_the_original() {
     let reset = forked.update(Action::Reset);
     assert!(reset.whatif.is_original());
     assert_eq!(reset.trace.events(), p.trace.events());
+}
+
+#[test]
+fn play_stops_before_a_prediction_prompt_until_it_is_answered() {
+    let mut scenario = catalogue::find("gc-pause-fenced").unwrap();
+    scenario.prompts = vec![crate::sim::scenario::Prompt {
+        at: crate::sim::scenario::Anchor {
+            event: Some("write-rejected".into()),
+            ..Default::default()
+        },
+        question: "What will the database answer?".into(),
+        options: vec!["UPDATE 1".into(), "UPDATE 0".into()],
+        answer: 1,
+        explanation: "last_fence is 34".into(),
+    }];
+    let mut p =
+        Player::new(scenario).update(Action::SetSpeed(SPEEDS.len() - 1)).update(Action::Play);
+    for _ in 0..200 {
+        p = p.update(Action::Tick(1_000));
+    }
+    let rejected = p.trace.events().iter().position(|e| e.kind.tag() == "write-rejected").unwrap();
+    assert!(!p.playing, "play stopped at the prompt");
+    assert_eq!(p.cursor, rejected, "the predicted event has not happened yet");
+    assert_eq!(p.prompt_due(), Some(0));
+    let p = p.update(Action::ContinueAfterPrompt(0));
+    assert!(p.playing && p.prompt_due().is_none());
+    let mut p = p;
+    for _ in 0..200 {
+        p = p.update(Action::Tick(1_000));
+    }
+    assert_eq!(p.cursor, p.trace.len(), "after the answer, play runs to the end");
 }

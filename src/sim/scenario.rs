@@ -29,6 +29,20 @@ pub struct Scenario {
     pub narration: Vec<Narration>,
     /// The outcome the scenario is written to show; a native test runs it and compares.
     pub expect: Option<Expected>,
+    /// Prediction questions: playback stops at each and asks the learner (ignored by the
+    /// model).
+    pub prompts: Vec<Prompt>,
+}
+
+/// "What happens next?": asked when the cursor reaches `at`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Prompt {
+    pub at: Anchor,
+    pub question: String,
+    pub options: Vec<String>,
+    /// Index of the correct option.
+    pub answer: usize,
+    pub explanation: String,
 }
 
 /// One paragraph of narration, pinned to an event or a time.

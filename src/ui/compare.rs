@@ -6,9 +6,10 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::player::{self, Action, TraceRef};
+use crate::player::{Action, TraceRef};
 use crate::sim::check::secs;
 use crate::sim::{self, Scenario};
+use crate::ui::i18n::use_i18n;
 use crate::ui::player::Swimlanes;
 use crate::whatif;
 
@@ -19,6 +20,7 @@ pub(crate) struct CompareProps {
 
 #[component]
 pub(crate) fn Compare(props: &CompareProps) -> Html {
+    let m = use_i18n();
     let variants = use_memo(props.scenario.clone(), |scenario| {
         whatif::comparison()
             .into_iter()
@@ -54,23 +56,23 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
         let bad = !trace.summary().violations.is_empty();
         html! {
             <section class="variant" data-testid="variant" data-variant={*label}>
-                <h3>{ *label }</h3>
-                <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ player::verdict(trace) }</p>
+                <h3>{ m.t(label) }</h3>
+                <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ crate::ui::player::verdict_text(&m, trace) }</p>
                 <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} />
             </section>
         }
     });
     html! {
         <section class="compare" data-testid="compare" data-id={props.scenario.id.clone()}>
-            <h1>{ format!("Compare: {}", props.scenario.title) }</h1>
-            <p>{ "The same schedule three ways. One scrubber moves all three timelines." }</p>
+            <h1>{ m.tf("compare.title", &[("title", &m.content(&format!("s.{}.title", props.scenario.id), &props.scenario.title))]) }</h1>
+            <p>{ m.t("compare.lede") }</p>
             <div class="scrub">
                 <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
-                    value={time.to_string()} {oninput} aria-label="Time" aria-valuetext={secs(*time)} />
+                    value={time.to_string()} {oninput} aria-label={m.t("player.time")} aria-valuetext={secs(*time)} />
                 <span class="clock" data-testid="clock">{ secs(*time) }</span>
             </div>
             { for rows }
-            <p><a href={crate::route::Route::Scenario { id: props.scenario.id.clone(), t_ms: None }.href()}>{ "Back to the scenario" }</a></p>
+            <p><a href={crate::route::Link::to(crate::route::View::Scenario { id: props.scenario.id.clone() }).to_hash()}>{ m.t("compare.back") }</a></p>
         </section>
     }
 }

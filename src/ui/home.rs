@@ -1,12 +1,14 @@
-//! The home view: the catalogue by chapter, one card per scenario.
+//! The home view: the catalogue by chapter, one card per scenario with its outcome badge.
 
 use yew::prelude::*;
 
 use crate::catalogue;
-use crate::route::Route;
+use crate::route::{Link, View};
+use crate::ui::i18n::use_i18n;
 
 #[component]
 pub(crate) fn Home() -> Html {
+    let m = use_i18n();
     let scenarios = catalogue::all();
     let mut chapters: Vec<&str> = Vec::new();
     for scenario in &scenarios {
@@ -14,25 +16,26 @@ pub(crate) fn Home() -> Html {
             chapters.push(&scenario.chapter);
         }
     }
+    let n_questions = crate::quiz::bank().len().to_string();
     html! {
         <section class="home" data-testid="home">
-            <p class="lede">
-                { "A lease lock with a TTL breaks when its holder stalls past the TTL. \
-                   Watch it happen, then watch a fencing token stop the stale writer." }
-            </p>
+            <p class="lede">{ m.t("home.lede") }</p>
+            <p><a href="#/quiz">{ m.tf("home.quiz", &[("n", &n_questions)]) }</a></p>
             { for chapters.iter().map(|chapter| html! {
                 <section class="chapter">
-                    <h2>{ *chapter }</h2>
+                    <h2>{ m.content(&format!("chapter.{chapter}"), chapter) }</h2>
                     <ul class="cards">
                         { for scenarios.iter().filter(|s| s.chapter == *chapter).map(|s| {
-                            let href = Route::Scenario { id: s.id.clone(), t_ms: None }.href();
+                            let href = Link::to(View::Scenario { id: s.id.clone() }).to_hash();
                             html! {
                                 <li class="card" data-testid="scenario-card" data-id={s.id.clone()}>
                                     <a href={href}>
-                                        <h3>{ &s.title }</h3>
-                                        <p>{ &s.goal }</p>
+                                        <h3>{ m.content(&format!("s.{}.title", s.id), &s.title) }</h3>
+                                        <p>{ m.content(&format!("s.{}.goal", s.id), &s.goal) }</p>
                                         if let Some(expect) = &s.expect {
-                                            <span class={classes!("badge", (!expect.violations.is_empty()).then_some("bad"))} data-testid="badge">{ &expect.badge }</span>
+                                            <span class={classes!("badge", (!expect.violations.is_empty()).then_some("bad"))} data-testid="badge">
+                                                { m.content(&format!("s.{}.badge", s.id), &expect.badge) }
+                                            </span>
                                         }
                                     </a>
                                 </li>

@@ -5,12 +5,18 @@
 
 mod app;
 mod compare;
+mod embed;
 mod home;
 mod hooks;
+mod i18n;
 mod not_found;
 mod player;
+mod quiz;
+mod share;
 
 pub use app::App;
+pub use i18n::install_pack;
+pub use share::custom_link;
 
 /// Mounts the app into the page's `<body>`.
 pub fn start() {

@@ -4,13 +4,26 @@ use fencing_playground::ui::App;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-/// Sets the location hash, mounts a fresh app and lets it render.
+thread_local! {
+    /// The apps mounted by earlier tests: destroyed before the next mount, so that only
+    /// one app reacts to hash changes and storage.
+    static MOUNTED: std::cell::RefCell<Vec<(yew::AppHandle<App>, Element)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Sets the location hash, mounts a fresh app (removing earlier ones) and lets it render.
 pub(crate) async fn mount_at(hash: &str) -> Element {
+    let earlier: Vec<(yew::AppHandle<App>, Element)> =
+        MOUNTED.with(|m| m.borrow_mut().drain(..).collect());
+    for (handle, root) in earlier {
+        handle.destroy();
+        root.remove();
+    }
     set_hash(hash).await;
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<App>::with_root(root.clone()).render();
+    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+    MOUNTED.with(|m| m.borrow_mut().push((handle, root.clone())));
     settle().await;
     root
 }

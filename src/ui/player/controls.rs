@@ -9,6 +9,7 @@ use crate::catalogue::narration;
 use crate::player::TraceRef;
 use crate::player::{Action, Player, SPEEDS};
 use crate::sim::check::secs;
+use crate::ui::i18n::use_i18n;
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct ControlsProps {
@@ -18,6 +19,7 @@ pub(crate) struct ControlsProps {
 
 #[component]
 pub(crate) fn Controls(props: &ControlsProps) -> Html {
+    let m = use_i18n();
     let p = &props.player;
     let n = p.trace.len();
     let end_ms = p.end_ms();
@@ -52,7 +54,7 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
         .map(|e| format!("{}: {}", p.trace.actor_name(e.actor), e.kind.tag().replace('-', " ")));
     let valuetext = match &current {
         Some(what) => format!("{}, {what}", secs(p.time_ms)),
-        None => format!("{}, start", secs(p.time_ms)),
+        None => format!("{}, {}", secs(p.time_ms), m.t("player.start_point")),
     };
     // Chapter ticks: where the narration's paragraphs begin.
     let ticks: Vec<u64> = narration::resolve(&p.trace)
@@ -65,25 +67,25 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
         <div class="controls">
             <div class="scrub">
                 <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
-                    value={p.time_ms.to_string()} {oninput} aria-label="Time" aria-valuetext={valuetext} />
+                    value={p.time_ms.to_string()} {oninput} aria-label={m.t("player.time")} aria-valuetext={valuetext} />
                 <div class="ticks" aria-hidden="true">
                     { for ticks.iter().map(|&t| html! { <span class="tick" style={format!("left:{}.{}%", per_mille(t) / 10, per_mille(t) % 10)}></span> }) }
                 </div>
             </div>
-            <div class="buttons" role="toolbar" aria-label="Playback">
-                <button onclick={send(Action::First)} title="Start (Home)" aria-label="Jump to start">{ "|◀" }</button>
-                <button onclick={send(Action::PrevMilestone)} title="Previous milestone (Shift+Left)" aria-label="Previous milestone" data-testid="milestone-back">{ "◀◀" }</button>
-                <button onclick={send(Action::StepBack)} title="Step back (Left)" aria-label="Step back" data-testid="step-back">{ "◀ step" }</button>
+            <div class="buttons" role="toolbar" aria-label={m.t("player.playback")}>
+                <button onclick={send(Action::First)} title="Home" aria-label={m.t("player.start")}>{ "|◀" }</button>
+                <button onclick={send(Action::PrevMilestone)} title="Shift+Left" aria-label={m.t("player.prev_milestone")} data-testid="milestone-back">{ "◀◀" }</button>
+                <button onclick={send(Action::StepBack)} title="Left" aria-label={m.t("player.step_back")} data-testid="step-back">{ "◀" }</button>
                 <button onclick={send(Action::TogglePlay)} data-testid="play" aria-pressed={p.playing.to_string()}
-                    aria-label={if p.playing { "Pause" } else { "Play" }} title="Play or pause (Space)">
-                    { if p.playing { "Pause" } else { "▶ Play" } }
+                    aria-label={if p.playing { m.t("player.pause") } else { m.t("player.play") }} title="Space">
+                    { if p.playing { format!("❚❚ {}", m.t("player.pause")) } else { format!("▶ {}", m.t("player.play")) } }
                 </button>
-                <button onclick={send(Action::StepForward)} title="Step forward (Right)" aria-label="Step forward" data-testid="step-forward">{ "step ▶" }</button>
-                <button onclick={send(Action::NextMilestone)} title="Next milestone (Shift+Right)" aria-label="Next milestone" data-testid="milestone-forward">{ "▶▶" }</button>
-                <button onclick={send(Action::Last)} title="End (End)" aria-label="Jump to end">{ "▶|" }</button>
-                <span class="clock" data-testid="clock" aria-label="Virtual time">{ secs(p.time_ms) }</span>
-                <span class="steps" data-testid="step-count">{ format!("step {} of {n}", p.cursor) }</span>
-                <label class="speed">{ "Speed " }
+                <button onclick={send(Action::StepForward)} title="Right" aria-label={m.t("player.step_forward")} data-testid="step-forward">{ "▶" }</button>
+                <button onclick={send(Action::NextMilestone)} title="Shift+Right" aria-label={m.t("player.next_milestone")} data-testid="milestone-forward">{ "▶▶" }</button>
+                <button onclick={send(Action::Last)} title="End" aria-label={m.t("player.end")}>{ "▶|" }</button>
+                <span class="clock" data-testid="clock" aria-label={m.t("player.clock")}>{ secs(p.time_ms) }</span>
+                <span class="steps" data-testid="step-count">{ m.tf("player.step_of", &[("n", &p.cursor.to_string()), ("m", &n.to_string())]) }</span>
+                <label class="speed">{ m.t("player.speed") }{ " " }
                     <input type="range" min="0" max={(SPEEDS.len() - 1).to_string()} step="1" value={p.speed.to_string()}
                         oninput={onspeed} aria-valuetext={SPEEDS[p.speed].1} data-testid="speed" />
                     <span>{ SPEEDS[p.speed].1 }</span>
@@ -102,6 +104,7 @@ pub(crate) struct ExportsProps {
 /// Mermaid sequence diagram.
 #[component]
 pub(crate) fn Exports(props: &ExportsProps) -> Html {
+    let m = use_i18n();
     let id = props.trace.scenario().id.clone();
     let json = {
         let trace = props.trace.clone();
@@ -127,8 +130,8 @@ pub(crate) fn Exports(props: &ExportsProps) -> Html {
         }
     });
     html! {
-        <div class="exports" role="group" aria-label="Export">
-            <span>{ "Export: " }</span>
+        <div class="exports" role="group" aria-label={m.t("export.title")}>
+            <span>{ m.t("export.title") }</span>
             <button onclick={svg} data-testid="export-svg">{ "SVG" }</button>
             <button onclick={json} data-testid="export-json">{ "JSON" }</button>
             <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>
@@ -154,4 +157,39 @@ fn download(name: &str, mime: &str, text: &str) {
         }
     }
     let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct EventLogProps {
+    pub(crate) trace: TraceRef,
+    pub(crate) cursor: usize,
+    pub(crate) on_action: Callback<Action>,
+}
+
+/// The trace as text, one button per event: the keyboard and screen-reader alternative to
+/// the SVG timeline (Enter on an event moves the cursor to it).
+#[component]
+pub(crate) fn EventLog(props: &EventLogProps) -> Html {
+    let m = use_i18n();
+    let trace = &props.trace;
+    html! {
+        <details class="event-log" data-testid="event-log">
+            <summary>{ m.t("player.log") }</summary>
+            <ol>
+                { for trace.events().iter().map(|event| {
+                    let id = event.id as usize;
+                    let on_action = props.on_action.clone();
+                    let onclick = Callback::from(move |_: MouseEvent| on_action.emit(Action::SeekCursor(id + 1)));
+                    let current = id + 1 == props.cursor;
+                    html! {
+                        <li class={classes!((id >= props.cursor).then_some("future"))}>
+                            <button class="log-line" {onclick} aria-current={current.then_some("step")} data-testid="log-event">
+                                <code>{ crate::sim::render::line(trace, event) }</code>
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </details>
+    }
 }

@@ -5,11 +5,12 @@
 use yew::prelude::*;
 
 use crate::catalogue::narration;
-use crate::player::{self, Action, TraceRef};
+use crate::player::{Action, TraceRef};
 use crate::sim::check::secs;
 use crate::sim::event::EventKind;
 use crate::sim::state::{Activity, Role};
 use crate::sim::token::token_text;
+use crate::ui::i18n::use_i18n;
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct InspectorProps {
@@ -21,6 +22,7 @@ pub(crate) struct InspectorProps {
 
 #[component]
 pub(crate) fn Inspector(props: &InspectorProps) -> Html {
+    let m = use_i18n();
     let trace = &props.trace;
     let state = trace.state_at(props.cursor);
     let t = props.time_ms;
@@ -49,7 +51,7 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
             .collect(),
     };
     let event_box = if instant.is_empty() {
-        html! { <p class="muted">{ "Before the first event. Step forward or press play." }</p> }
+        html! { <p class="muted">{ m.t("player.before") }</p> }
     } else {
         html! { <>{ for instant.iter().map(|event| {
             let why = match &event.kind {
@@ -63,7 +65,7 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
                     <p class="event-head">
                         <span class="who">{ trace.actor_name(event.actor) }</span>
                         { " " }<span class="tag">{ event.kind.tag().replace('-', " ") }</span>
-                        { " at " }{ secs(event.at_ms) }
+                        { " " }{ m.t("player.at") }{ " " }{ secs(event.at_ms) }
                     </p>
                     if !event.command.is_empty() {
                         <pre class="command" data-testid="command"><code>{ format!("{}\n-> {}", event.command, event.reply) }</code></pre>
@@ -72,9 +74,9 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
                     }
                     if !why.is_empty() {
                         <div class="why" data-testid="why">
-                            <strong>{ "Why: " }</strong>{ why }
+                            <strong>{ m.t("player.why") }{ " " }</strong>{ why }
                             if !event.causes.is_empty() {
-                                <span class="causes">{ " See " }
+                                <span class="causes">{ " " }{ m.t("player.see") }{ " " }
                                     { for event.causes.iter().map(|&c| {
                                         let cause = &trace.events()[c as usize];
                                         html! { <button class="link" onclick={seek(c)}>{ format!("#{c} {} {} at {}", trace.actor_name(cause.actor), cause.kind.tag().replace('-', " "), secs(cause.at_ms)) }</button> }
@@ -91,16 +93,16 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     let nodes = state.nodes.iter().map(|node| {
         let clock = node.clock_ms(t);
         let role = match (node.up, node.role) {
-            (false, _) => "down".to_owned(),
-            (true, Role::Primary) => "primary".to_owned(),
-            (true, Role::Replica { of }) => format!("replica of {}", state.nodes[usize::from(of)].name),
-            (true, Role::Peer) => "node".to_owned(),
+            (false, _) => m.t("node.down"),
+            (true, Role::Primary) => m.t("node.primary"),
+            (true, Role::Replica { of }) => m.tf("node.replica", &[("name", &state.nodes[usize::from(of)].name)]),
+            (true, Role::Peer) => m.t("node.peer"),
         };
         let keys = node.keyspace.iter().map(|(key, entry)| {
             let hidden = entry.expire_at_ms.is_some_and(|d| clock > d);
             let pttl = match entry.expire_at_ms {
-                None => "-1 (no TTL)".to_owned(),
-                Some(_) if hidden => "-2 (expired, hidden)".to_owned(),
+                None => m.t("pttl.none"),
+                Some(_) if hidden => m.t("pttl.hidden"),
                 Some(d) => format!("{} ms", (d - clock).max(0)),
             };
             html! {
@@ -111,11 +113,11 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
         });
         html! {
             <div class="node">
-                <h4>{ &node.name }<span class="muted">{ format!(" {role}, clock {}{}", if node.clock_offset_ms >= 0 { "+" } else { "" }, secs(node.clock_offset_ms.unsigned_abs())) }</span></h4>
+                <h4>{ &node.name }<span class="muted">{ format!(" {role}, {}", m.tf("node.clock", &[("offset", &format!("{}{}", if node.clock_offset_ms >= 0 { "+" } else { "-" }, secs(node.clock_offset_ms.unsigned_abs())))])) }</span></h4>
                 if node.keyspace.is_empty() {
-                    <p class="muted">{ "(no keys)" }</p>
+                    <p class="muted">{ m.t("node.no_keys") }</p>
                 } else {
-                    <table class="keys"><thead><tr><th>{ "key" }</th><th>{ "value" }</th><th>{ "PTTL" }</th></tr></thead>
+                    <table class="keys"><thead><tr><th>{ m.t("col.key") }</th><th>{ m.t("col.value") }</th><th>{ m.t("col.pttl") }</th></tr></thead>
                     <tbody>{ for keys }</tbody></table>
                 }
             </div>
@@ -129,25 +131,25 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     });
     let workers = state.workers.iter().map(|w| {
         let activity = match w.activity {
-            Activity::Waiting => "not started".to_owned(),
-            Activity::Running => "running".to_owned(),
-            Activity::Paused { until_ms } => format!("paused until {}", secs(until_ms)),
-            Activity::Hung { until_ms } => format!("main thread hung until {}", secs(until_ms)),
-            Activity::Blocked => "waiting for a row lock".to_owned(),
-            Activity::Crashed => "crashed".to_owned(),
-            Activity::Done => "done".to_owned(),
+            Activity::Waiting => m.t("worker.not_started"),
+            Activity::Running => m.t("worker.running"),
+            Activity::Paused { until_ms } => m.tf("worker.paused", &[("t", &secs(until_ms))]),
+            Activity::Hung { until_ms } => m.tf("worker.hung", &[("t", &secs(until_ms))]),
+            Activity::Blocked => m.t("worker.blocked"),
+            Activity::Crashed => m.t("worker.crashed"),
+            Activity::Done => m.t("worker.done"),
         };
         let token = w.lease.as_ref().and_then(|l| l.token).map_or("-".to_owned(), |tk| token_text(source, tk));
         let belief = match &w.belief {
-            Some(b) if t <= b.until_ms => format!("holds the lock until {}", secs(b.until_ms)),
-            Some(b) => format!("still acts as holder; its own deadline was {}", secs(b.until_ms)),
-            None => "does not hold the lock".to_owned(),
+            Some(b) if t <= b.until_ms => m.tf("belief.holds", &[("t", &secs(b.until_ms))]),
+            Some(b) => m.tf("belief.stale", &[("t", &secs(b.until_ms))]),
+            None => m.t("belief.none"),
         };
         let truth = match (&truth_holder, state.primary) {
-            (Some(h), _) if *h == w.name => "holds it".to_owned(),
-            (Some(h), _) => format!("{h} holds it"),
-            (None, Some(_)) => "nobody holds it".to_owned(),
-            (None, None) => "see the nodes".to_owned(),
+            (Some(h), _) if *h == w.name => m.t("truth.self"),
+            (Some(h), _) => m.tf("truth.other", &[("name", h)]),
+            (None, Some(_)) => m.t("truth.nobody"),
+            (None, None) => m.t("truth.nodes"),
         };
         let gap = w.belief.is_some() && truth_holder.as_deref().is_some_and(|h| h != w.name);
         html! {
@@ -158,24 +160,35 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     });
 
     let order = &state.order;
+    let mut facts = vec![m.tf("db.charges", &[("n", &state.charges.len().to_string())])];
+    if !state.idempotency_keys.is_empty() {
+        facts.push(m.tf("db.keys", &[("list", &state.idempotency_keys.join(", "))]));
+    }
+    if !state.objects.is_empty() {
+        let names: Vec<&str> = state.objects.iter().map(|o| o.name.as_str()).collect();
+        facts.push(m.tf("db.objects", &[("list", &names.join(", "))]));
+    }
+    if !state.dlq.is_empty() {
+        facts.push(m.tf("db.dlq", &[("n", &state.dlq.len().to_string())]));
+    }
     html! {
         <div class="inspector" data-testid="inspector">
             <section class="now">
-                <h3>{ "Now" }</h3>
+                <h3>{ m.t("player.now") }</h3>
                 { event_box }
                 <p class="narration" data-testid="narration" aria-live="polite">{ narration_text.unwrap_or_default() }</p>
             </section>
             <section>
-                <h3>{ "Workers: belief and truth" }</h3>
-                <table class="workers"><thead><tr><th>{ "worker" }</th><th>{ "state" }</th><th>{ "token" }</th><th>{ "believes" }</th><th>{ "Redis says" }</th></tr></thead>
+                <h3>{ m.t("player.workers") }</h3>
+                <table class="workers"><thead><tr><th>{ m.t("col.worker") }</th><th>{ m.t("col.state") }</th><th>{ m.t("col.token") }</th><th>{ m.t("col.believes") }</th><th>{ m.t("col.redis_says") }</th></tr></thead>
                 <tbody>{ for workers }</tbody></table>
             </section>
             <section>
-                <h3>{ "Redis" }</h3>
+                <h3>{ m.t("player.redis") }</h3>
                 { for nodes }
             </section>
             <section>
-                <h3>{ "Database" }</h3>
+                <h3>{ m.t("player.database") }</h3>
                 <table class="rows"><thead><tr><th>{ "id" }</th><th>{ "status" }</th><th>{ "amount" }</th><th>{ "last_fence" }</th><th>{ "updated_by" }</th></tr></thead>
                 <tbody>
                     <tr data-testid="sql-row" data-id={order.id.to_string()}>
@@ -184,13 +197,9 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
                     </tr>
                 </tbody></table>
                 if let Some(holder) = state.row_lock {
-                    <p>{ format!("Row lock held by {}'s open transaction.", state.workers[usize::from(holder)].name) }</p>
+                    <p>{ m.tf("db.row_lock", &[("name", &state.workers[usize::from(holder)].name)]) }</p>
                 }
-                <p>{ format!("Charges: {}", state.charges.len()) }
-                   if !state.idempotency_keys.is_empty() { { format!(" · idempotency keys: {}", state.idempotency_keys.join(", ")) } }
-                   if !state.objects.is_empty() { { format!(" · objects: {}", state.objects.iter().map(|o| o.name.as_str()).collect::<Vec<_>>().join(", ")) } }
-                   if !state.dlq.is_empty() { { format!(" · dead-letter queue: {}", state.dlq.len()) } }
-                </p>
+                <p>{ facts.join(" · ") }</p>
             </section>
         </div>
     }
@@ -206,13 +215,40 @@ pub(crate) struct VerdictProps {
 /// The outcome of the whole run, with the violations spelled out.
 #[component]
 pub(crate) fn Verdict(props: &VerdictProps) -> Html {
-    let summary = props.trace.summary();
-    let bad = !summary.violations.is_empty();
+    let m = use_i18n();
+    let text = verdict_text(&m, &props.trace);
+    let bad = !props.trace.summary().violations.is_empty();
     html! {
         <div class={classes!("verdict", bad.then_some("bad"))} data-testid="verdict" role="status">
             <strong>{ if bad { "⚠ " } else { "✓ " } }</strong>
-            { player::verdict(&props.trace) }
-            if props.changed { <span class="forked">{ " (what-if run)" }</span> }
+            { text }
+            if props.changed { <span class="forked">{ " " }{ m.t("verdict.whatif") }</span> }
         </div>
     }
+}
+
+/// A one-line outcome of a whole run, in the learner's language.
+pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace) -> String {
+    let summary = trace.summary();
+    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let rejected = summary.writes.len() - accepted;
+    let mut parts = Vec::new();
+    if summary.violations.is_empty() {
+        parts.push(m.t("verdict.ok"));
+    } else {
+        let mut names: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
+        names.dedup();
+        parts.push(m.tf("verdict.violated", &[("list", &names.join(", "))]));
+    }
+    parts.push(m.tf(
+        "verdict.writes",
+        &[("accepted", &accepted.to_string()), ("rejected", &rejected.to_string())],
+    ));
+    if summary.charges > 0 {
+        parts.push(m.tf("verdict.charges", &[("n", &summary.charges.to_string())]));
+    }
+    for warning in &summary.warnings {
+        parts.push(m.tf("verdict.warning", &[("name", &warning.name)]));
+    }
+    parts.join("; ")
 }

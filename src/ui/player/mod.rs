@@ -1,9 +1,11 @@
-//! The player: swimlanes, scrubber, controls, inspector, narration, what-if and export for
-//! one scenario. It owns a `Player` (pure, in `crate::player`) through a reducer and
-//! renders `(trace, cursor)`; timers live in the autoplay hook, never in the reducer.
+//! The player: swimlanes, scrubber, controls, inspector, narration, prediction prompts,
+//! what-if, sharing and export for one scenario. It owns a `Player` (pure, in
+//! `crate::player`) through a reducer and renders `(trace, cursor)`; timers, storage and
+//! messages to a host page live in hooks, never in the reducer.
 
 mod controls;
 mod inspector;
+mod prompt;
 mod swimlanes;
 mod whatif_panel;
 
@@ -11,10 +13,16 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::embed::{Inbound, Outbound};
 use crate::player::{Action, Player};
+use crate::route::{Link, Payload};
 use crate::sim::Scenario;
+use crate::sim::check::secs;
+use crate::ui::embed::{post, use_host_messages};
 use crate::ui::hooks::use_autoplay;
+use crate::ui::i18n::use_i18n;
 
+pub(crate) use inspector::verdict_text;
 pub(crate) use swimlanes::Swimlanes;
 
 /// The reducer adapter: Yew's `Reducible` over the pure `Player::update`.
@@ -32,18 +40,24 @@ impl Reducible for PlayerState {
 #[derive(PartialEq, Properties)]
 pub(crate) struct PlayerPageProps {
     pub(crate) scenario: Scenario,
-    pub(crate) t_ms: Option<u64>,
+    /// The link that opened it: time, what-if, embed mode and host origins.
+    pub(crate) link: Link,
 }
 
 #[component]
 pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
+    let m = use_i18n();
     let scenario = props.scenario.clone();
-    let t_ms = props.t_ms;
+    let link = props.link.clone();
     let state = use_reducer(move || {
-        PlayerState(match t_ms {
-            Some(t) => Player::at_time(scenario, t),
-            None => Player::new(scenario),
-        })
+        let mut player = Player::new(scenario);
+        if !link.whatif.is_original() {
+            player = player.update(Action::Fork(link.whatif.clone()));
+        }
+        if let Some(t) = link.t_ms {
+            player = player.update(Action::SeekTime(t));
+        }
+        PlayerState(player)
     });
     let dispatch: Callback<Action> = {
         let state = state.clone();
@@ -51,6 +65,64 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     };
     use_autoplay(state.0.playing, dispatch.clone());
     let player = &state.0;
+    let origins = props.link.origins.clone();
+    let embed = props.link.embed;
+
+    // The host page: commands in, ready/step/completed out (only to listed origins).
+    {
+        let dispatch = dispatch.clone();
+        let link = props.link.clone();
+        use_host_messages(embed, origins.clone(), move |message| match message {
+            Inbound::Seek { t_ms } => dispatch.emit(Action::SeekTime(t_ms)),
+            Inbound::Play => dispatch.emit(Action::Play),
+            Inbound::Pause => dispatch.emit(Action::Pause),
+            Inbound::LoadScenario { id } => {
+                let next = Link {
+                    view: crate::route::View::Scenario { id },
+                    t_ms: None,
+                    whatif: Default::default(),
+                    ..link.clone()
+                };
+                crate::ui::app::set_hash(&next.to_hash());
+            }
+        });
+    }
+    {
+        let origins = origins.clone();
+        let id = player.original.id.clone();
+        use_effect_with((), move |_| {
+            post(embed, &origins, &Outbound::Ready { scenario: id });
+            || ()
+        });
+    }
+    {
+        let origins = origins.clone();
+        let trace = player.trace.clone();
+        let id = player.original.id.clone();
+        use_effect_with((player.cursor, player.time_ms), move |&(cursor, t_ms)| {
+            let event = cursor
+                .checked_sub(1)
+                .and_then(|i| trace.events().get(i))
+                .map(|e| (e.kind.tag().to_owned(), trace.actor_name(e.actor), e.at_ms));
+            post(embed, &origins, &Outbound::Step { t_ms, cursor, event });
+            if cursor == trace.len() && cursor > 0 {
+                post(embed, &origins, &Outbound::Completed { scenario: id });
+            }
+            if let Some(height) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.body())
+                .map(|b| b.scroll_height())
+            {
+                post(
+                    embed,
+                    &origins,
+                    &Outbound::Resize { height: u32::try_from(height).unwrap_or(0) },
+                );
+            }
+            || ()
+        });
+    }
+
     let onkeydown = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -65,13 +137,15 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 ("End", _) => Action::Last,
                 _ => return,
             };
-            // Leave typing in form fields alone.
+            // Leave typing in form fields (and Space on buttons) alone.
             let in_field = e
                 .target()
                 .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
                 .is_some_and(|el| {
-                    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON")
-                        && el.get_attribute("type").as_deref() != Some("range")
+                    matches!(
+                        el.tag_name().as_str(),
+                        "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "SUMMARY"
+                    ) && el.get_attribute("type").as_deref() != Some("range")
                 });
             if in_field {
                 return;
@@ -81,25 +155,89 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         })
     };
     let scenario = &player.original;
+    let id = &scenario.id;
+    let title = m.content(&format!("s.{id}.title"), &scenario.title);
+    let live = player
+        .current_event()
+        .map(|e| {
+            format!(
+                "{} {}: {} {}",
+                secs(e.at_ms),
+                player.trace.actor_name(e.actor),
+                e.kind.tag().replace('-', " "),
+                e.reply
+            )
+        })
+        .unwrap_or_default();
     html! {
-        <section class="player" data-testid="player" data-id={scenario.id.clone()} tabindex="0" {onkeydown}
-                 aria-label={format!("Player: {}", scenario.title)}>
+        <section class={classes!("player", embed.then_some("compact"))} data-testid="player" data-id={id.clone()} tabindex="0" {onkeydown}
+                 aria-label={m.tf("player.label", &[("title", &title)])}>
             <header class="player-head">
-                <h1>{ &scenario.title }</h1>
-                <p class="summary">{ &scenario.summary }</p>
-                <p class="goal"><strong>{ "Goal: " }</strong>{ &scenario.goal }</p>
+                <h1>{ &title }</h1>
+                if !embed {
+                    <p class="summary">{ m.content(&format!("s.{id}.summary"), &scenario.summary) }</p>
+                }
+                <p class="goal"><strong>{ m.t("player.goal") }{ " " }</strong>{ m.content(&format!("s.{id}.goal"), &scenario.goal) }</p>
             </header>
             <inspector::Verdict trace={player.trace.clone()} changed={!player.whatif.is_original()} />
             <Swimlanes trace={player.trace.clone()} cursor={player.cursor} time_ms={player.time_ms} on_action={dispatch.clone()} />
             <controls::Controls player={Rc::new(player.clone())} on_action={dispatch.clone()} />
+            <div class="visually-hidden" aria-live="polite" data-testid="live">{ live }</div>
+            if let Some(i) = player.prompt_due() {
+                <prompt::PromptBox key={i} scenario={scenario.clone()} index={i} on_action={dispatch.clone()} embed={embed} origins={origins.clone()} />
+            }
             <div class="player-body">
                 <inspector::Inspector trace={player.trace.clone()} cursor={player.cursor} time_ms={player.time_ms} on_action={dispatch.clone()} />
                 <aside class="side">
                     <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
+                    <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
                     <controls::Exports trace={player.trace.clone()} />
-                    <p><a href={crate::route::Route::Compare { id: scenario.id.clone() }.href()}>{ "Compare: no protection / idempotency key / fencing" }</a></p>
+                    if !embed {
+                        <p><a href={Link::to(crate::route::View::Compare { id: id.clone() }).to_hash()}>{ m.t("player.compare") }</a></p>
+                    }
                 </aside>
             </div>
+            <controls::EventLog trace={player.trace.clone()} cursor={player.cursor} on_action={dispatch.clone()} />
         </section>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct CustomScenarioProps {
+    pub(crate) payload: Payload,
+    pub(crate) link: Link,
+}
+
+/// A scenario carried in the link: decoded (and inflated, if compressed), checked like any
+/// file, then played; a broken one gets the loader's message instead.
+#[component]
+pub(crate) fn CustomScenario(props: &CustomScenarioProps) -> Html {
+    let m = use_i18n();
+    let decoded = use_state(|| None::<Result<Scenario, String>>);
+    {
+        let decoded = decoded.clone();
+        use_effect_with(props.payload.clone(), move |payload| {
+            let payload = payload.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = match payload {
+                    Payload::Json(text) => Ok(text),
+                    Payload::Deflated(bytes) => crate::ui::share::inflate(&bytes).await,
+                };
+                let result = text.and_then(|t| {
+                    crate::catalogue::load::parse_scenario(&t).map_err(|e| e.to_string())
+                });
+                decoded.set(Some(result));
+            });
+            || ()
+        });
+    }
+    match &*decoded {
+        None => html! { <p>{ m.t("loading") }</p> },
+        Some(Ok(scenario)) => {
+            html! { <PlayerPage scenario={scenario.clone()} link={props.link.clone()} /> }
+        }
+        Some(Err(message)) => {
+            html! { <><crate::ui::not_found::Invalid message={message.clone()} /><crate::ui::home::Home /></> }
+        }
     }
 }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use crate::player::Action;
 use crate::sim::Scenario;
 use crate::sim::scenario::{AcquireHow, Guard, KeyStrategy};
+use crate::ui::i18n::use_i18n;
 use crate::whatif::{self, WhatIf};
 
 #[derive(PartialEq, Properties)]
@@ -17,6 +18,7 @@ pub(crate) struct WhatIfPanelProps {
 
 #[component]
 pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
+    let m = use_i18n();
     let knobs = WhatIf::knobs(&whatif_applied(props));
     let changed = props.whatif.changed();
     // Each control sends a new WhatIf with one knob set from the control's text value.
@@ -46,7 +48,7 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
         let on_action = props.on_action.clone();
         Callback::from(move |_: MouseEvent| on_action.emit(Action::Reset))
     };
-    let select = |name: &'static str, current: String, options: Vec<(String, &'static str)>| {
+    let select = |name: &'static str, current: String, options: Vec<(String, String)>| {
         html! {
             <select data-testid={format!("param-{name}")} onchange={control(name)}>
                 { for options.into_iter().map(|(value, label)| html! {
@@ -62,45 +64,45 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
     };
     html! {
         <section class="whatif" aria-label="What if">
-            <h3>{ "What if…" }</h3>
+            <h3>{ m.t("whatif.title") }</h3>
             if let Some(ttl) = knobs.ttl_ms {
-                <label>{ "Lock TTL (ms)" }{ mark("ttl") }{ number("ttl", ttl) }</label>
+                <label>{ m.t("whatif.ttl") }{ mark("ttl") }{ number("ttl", ttl) }</label>
             }
             if let Some(pause) = knobs.pause_ms {
-                <label>{ "Pause length (ms)" }{ mark("pause") }{ number("pause", pause) }</label>
+                <label>{ m.t("whatif.pause") }{ mark("pause") }{ number("pause", pause) }</label>
             }
-            <label>{ "Watchdog" }{ mark("wd") }
+            <label>{ m.t("whatif.watchdog") }{ mark("watchdog") }
                 { select("wd", whatif::toggle_text(knobs.watchdog), vec![
-                    ("off".into(), "off"), ("0".into(), "every TTL/3"), ("5000".into(), "every 5 s"), ("1000".into(), "every 1 s")]) }
+                    ("off".into(), m.t("opt.off")), ("0".into(), m.t("opt.wd_default")), ("5000".into(), m.t("opt.wd_5s")), ("1000".into(), m.t("opt.wd_1s"))]) }
             </label>
             if let Some(how) = knobs.acquire {
-                <label>{ "Acquire" }{ mark("acq") }
+                <label>{ m.t("whatif.acquire") }{ mark("acquire") }
                     { select("acq", whatif::acquire_text(how).into(), [AcquireHow::Script, AcquireHow::SetThenIncr, AcquireHow::IncrThenSet, AcquireHow::Redlock]
-                        .into_iter().map(|h| (whatif::acquire_text(h).to_owned(), acquire_label(h))).collect()) }
+                        .into_iter().map(|h| (whatif::acquire_text(h).to_owned(), m.t(acquire_label(h)))).collect()) }
                 </label>
             }
-            <label>{ "Fence guard" }{ mark("guard") }
+            <label>{ m.t("whatif.guard") }{ mark("guard") }
                 { select("guard", whatif::guard_text(knobs.guard).into(), [Guard::None, Guard::Lt, Guard::Le]
-                    .into_iter().map(|g| (whatif::guard_text(g).to_owned(), guard_label(g))).collect()) }
+                    .into_iter().map(|g| (whatif::guard_text(g).to_owned(), guard_label(&m, g))).collect()) }
             </label>
             if let Some(key) = knobs.key {
-                <label>{ "Idempotency key" }{ mark("key") }
+                <label>{ m.t("whatif.key") }{ mark("key") }
                     { select("key", whatif::key_text(key).into(), [KeyStrategy::None, KeyStrategy::PerAttempt, KeyStrategy::PerOrder]
-                        .into_iter().map(|k| (whatif::key_text(k).to_owned(), key_label(k))).collect()) }
+                        .into_iter().map(|k| (whatif::key_text(k).to_owned(), m.t(key_label(k)))).collect()) }
                 </label>
             }
-            <label>{ "Persistence" }{ mark("persist") }
+            <label>{ m.t("whatif.persistence") }{ mark("persistence") }
                 { select("persist", whatif::persistence_text(knobs.persistence), vec![
-                    ("none".into(), "none"), ("rdb-60000".into(), "RDB every 60 s"), ("aof-no".into(), "AOF, fsync by the OS"),
-                    ("aof-everysec".into(), "AOF everysec"), ("aof-always".into(), "AOF always")]) }
+                    ("none".into(), m.t("opt.persist_none")), ("rdb-60000".into(), m.t("opt.persist_rdb")), ("aof-no".into(), m.t("opt.persist_aof_no")),
+                    ("aof-everysec".into(), m.t("opt.persist_everysec")), ("aof-always".into(), m.t("opt.persist_always"))]) }
             </label>
             if knobs.replicated {
-                <label>{ "Replication lag (ms)" }{ mark("lag") }{ number("lag", knobs.lag_ms) }</label>
-                <label>{ "WAIT 1 after acquire" }{ mark("wait") }
-                    { select("wait", whatif::toggle_text(knobs.wait), vec![("off".into(), "off"), ("100".into(), "timeout 100 ms"), ("1000".into(), "timeout 1 s")]) }
+                <label>{ m.t("whatif.lag") }{ mark("lag") }{ number("lag", knobs.lag_ms) }</label>
+                <label>{ m.t("whatif.wait") }{ mark("wait") }
+                    { select("wait", whatif::toggle_text(knobs.wait), vec![("off".into(), m.t("opt.off")), ("100".into(), m.t("opt.wait_100")), ("1000".into(), m.t("opt.wait_1s"))]) }
                 </label>
             }
-            <button onclick={reset} disabled={props.whatif.is_original()} data-testid="reset">{ "Reset to the original" }</button>
+            <button onclick={reset} disabled={props.whatif.is_original()} data-testid="reset">{ m.t("whatif.reset") }</button>
         </section>
     }
 }
@@ -111,25 +113,25 @@ fn whatif_applied(props: &WhatIfPanelProps) -> Scenario {
 
 fn acquire_label(how: AcquireHow) -> &'static str {
     match how {
-        AcquireHow::Script => "one script (SET NX PX + INCR)",
-        AcquireHow::SetThenIncr => "SET, then INCR",
-        AcquireHow::IncrThenSet => "INCR, then SET",
-        AcquireHow::Redlock => "Redlock (majority)",
+        AcquireHow::Script => "opt.acq_script",
+        AcquireHow::SetThenIncr => "opt.acq_set_incr",
+        AcquireHow::IncrThenSet => "opt.acq_incr_set",
+        AcquireHow::Redlock => "opt.acq_redlock",
     }
 }
 
-fn guard_label(guard: Guard) -> &'static str {
+fn guard_label(m: &crate::i18n::Messages, guard: Guard) -> String {
     match guard {
-        Guard::None => "none (token not checked)",
-        Guard::Lt => "last_fence < :fence",
-        Guard::Le => "last_fence <= :fence",
+        Guard::None => m.t("opt.guard_none"),
+        Guard::Lt => "last_fence < :fence".to_owned(),
+        Guard::Le => "last_fence <= :fence".to_owned(),
     }
 }
 
 fn key_label(key: KeyStrategy) -> &'static str {
     match key {
-        KeyStrategy::None => "none",
-        KeyStrategy::PerAttempt => "new key per attempt",
-        KeyStrategy::PerOrder => "one key per order",
+        KeyStrategy::None => "opt.key_none",
+        KeyStrategy::PerAttempt => "opt.key_attempt",
+        KeyStrategy::PerOrder => "opt.key_order",
     }
 }

@@ -1,0 +1,220 @@
+//! Languages and messages: English built in, Bahasa Indonesia and Tiếng Việt as packs.
+//!
+//! Owns message lookup with `{name}` placeholders, pack parsing and the key inventory that
+//! a native test checks across languages. Scenario and quiz texts are keyed by id
+//! (`s.<id>.title`, `s.<id>.n.<i>`, `q.<id>.prompt`, ...); English comes from the
+//! scenario and quiz files themselves, so the English source is never duplicated.
+//! Pure: the shell fetches packs and stores the choice.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::json::Value;
+
+#[derive(Clone, Copy, Debug, Default, Eq, Ord, PartialEq, PartialOrd)]
+pub enum Lang {
+    #[default]
+    En,
+    Id,
+    Vi,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Id, Lang::Vi];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Id => "id",
+            Lang::Vi => "vi",
+        }
+    }
+
+    /// The language's own name, for the menu.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Id => "Bahasa Indonesia",
+            Lang::Vi => "Tiếng Việt",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL.into_iter().find(|l| l.code() == code)
+    }
+
+    /// The best match for a browser language tag such as `id-ID` or `vi`, else English.
+    pub fn from_browser(tag: &str) -> Lang {
+        let primary = tag.split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+        Lang::from_code(&primary).unwrap_or(Lang::En)
+    }
+}
+
+/// The English UI strings, compiled in.
+pub const EN_UI: &str = include_str!("../static/i18n/en.json");
+
+/// A language pack: key to template.
+pub type Pack = BTreeMap<String, String>;
+
+/// Parses a pack file: one JSON object of strings (nested objects are not used).
+pub fn parse_pack(text: &str) -> Result<Pack, String> {
+    let root = crate::json::parse(text)
+        .map_err(|e| format!("line {}, column {}: {}", e.line, e.column, e.message))?;
+    let Value::Object(members) = root.value else {
+        return Err("a language pack is one JSON object".to_owned());
+    };
+    let mut pack = Pack::new();
+    for (key, node) in members {
+        match node.value {
+            Value::String(text) => {
+                pack.insert(key, text);
+            }
+            _ => return Err(format!("line {}: the value of `{key}` must be a string", node.line)),
+        }
+    }
+    Ok(pack)
+}
+
+/// Fills `{name}` placeholders; unknown placeholders stay as written.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                let name = &after[..close];
+                match args.iter().find(|(k, _)| *k == name) {
+                    Some((_, value)) => out.push_str(value),
+                    None => {
+                        out.push('{');
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&rest[open..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The placeholder names a template uses.
+pub fn placeholders(template: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        let name = &after[..close];
+        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            names.insert(name.to_owned());
+        }
+        rest = &after[close + 1..];
+    }
+    names
+}
+
+/// Messages for one language: the UI pack and (for id/vi) the content translations, with
+/// English as the fallback for anything missing.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Messages {
+    pub lang: Lang,
+    pub en: Pack,
+    pub pack: Pack,
+}
+
+impl Messages {
+    pub fn english() -> Messages {
+        Messages { lang: Lang::En, en: parse_pack(EN_UI).unwrap_or_default(), pack: Pack::new() }
+    }
+
+    pub fn with_pack(lang: Lang, pack: Pack) -> Messages {
+        Messages { lang, pack, ..Messages::english() }
+    }
+
+    /// A UI string; the key itself if even English lacks it (a native test prevents that).
+    pub fn t(&self, key: &str) -> String {
+        self.pack.get(key).or_else(|| self.en.get(key)).cloned().unwrap_or_else(|| key.to_owned())
+    }
+
+    pub fn tf(&self, key: &str, args: &[(&str, &str)]) -> String {
+        fill(&self.t(key), args)
+    }
+
+    /// A content string (scenario or quiz text) with its English original as fallback.
+    pub fn content(&self, key: &str, english: &str) -> String {
+        match self.lang {
+            Lang::En => english.to_owned(),
+            _ => self.pack.get(key).cloned().unwrap_or_else(|| english.to_owned()),
+        }
+    }
+}
+
+/// Every content key with its English text: what a complete pack must translate.
+pub fn content_keys() -> Vec<(String, String)> {
+    let mut keys = Vec::new();
+    for s in crate::catalogue::all() {
+        let id = &s.id;
+        keys.push((format!("s.{id}.title"), s.title.clone()));
+        keys.push((format!("s.{id}.summary"), s.summary.clone()));
+        keys.push((format!("s.{id}.goal"), s.goal.clone()));
+        if let Some(expect) = &s.expect {
+            keys.push((format!("s.{id}.badge"), expect.badge.clone()));
+        }
+        for (i, n) in s.narration.iter().enumerate() {
+            keys.push((format!("s.{id}.n.{i}"), n.text.clone()));
+        }
+        for (i, p) in s.prompts.iter().enumerate() {
+            keys.push((format!("s.{id}.p.{i}.question"), p.question.clone()));
+            for (j, option) in p.options.iter().enumerate() {
+                keys.push((format!("s.{id}.p.{i}.o.{j}"), option.clone()));
+            }
+            keys.push((format!("s.{id}.p.{i}.explanation"), p.explanation.clone()));
+        }
+    }
+    let mut chapters: Vec<String> =
+        crate::catalogue::all().into_iter().map(|s| s.chapter).collect();
+    chapters.dedup();
+    for chapter in chapters {
+        keys.push((format!("chapter.{chapter}"), chapter));
+    }
+    for q in crate::quiz::bank() {
+        let id = &q.id;
+        keys.push((format!("q.{id}.prompt"), q.prompt.clone()));
+        for (j, option) in q.options.iter().enumerate() {
+            keys.push((format!("q.{id}.o.{j}"), option.clone()));
+        }
+        keys.push((format!("q.{id}.explanation"), q.explanation.clone()));
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Lang, fill, parse_pack, placeholders};
+
+    #[test]
+    fn placeholders_fill_and_survive_odd_input() {
+        assert_eq!(fill("step {n} of {m}", &[("n", "3"), ("m", "11")]), "step 3 of 11");
+        assert_eq!(fill("{missing} stays", &[]), "{missing} stays");
+        assert_eq!(fill("unclosed {brace", &[("brace", "x")]), "unclosed {brace");
+        assert_eq!(placeholders("{a} and {b} and {a}").into_iter().collect::<Vec<_>>(), ["a", "b"]);
+        assert!(placeholders("{ not a name }").is_empty());
+    }
+
+    #[test]
+    fn languages_come_from_codes_and_browser_tags() {
+        assert_eq!(Lang::from_browser("id-ID"), Lang::Id);
+        assert_eq!(Lang::from_browser("vi"), Lang::Vi);
+        assert_eq!(Lang::from_browser("fr-FR"), Lang::En);
+        assert_eq!(Lang::from_code("xx"), None);
+        assert!(parse_pack("{\"a\": 1}").is_err());
+        assert!(parse_pack("[]").is_err());
+    }
+}

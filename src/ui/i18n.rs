@@ -1,0 +1,69 @@
+//! Messages in the views: a context holding the current language's messages, the cache of
+//! language packs, and the fetch of a pack from `i18n/<code>.json` next to the page.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::i18n::{Lang, Messages, Pack, parse_pack};
+
+/// The messages every view reads.
+#[derive(Clone, PartialEq)]
+pub(crate) struct I18n(pub(crate) Rc<Messages>);
+
+#[hook]
+pub(crate) fn use_i18n() -> Rc<Messages> {
+    use_context::<I18n>().map(|c| c.0).unwrap_or_else(|| Rc::new(Messages::english()))
+}
+
+thread_local! {
+    static PACKS: RefCell<BTreeMap<Lang, Pack>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Makes a pack available without fetching it (tests, or a host that inlines packs).
+pub fn install_pack(lang: Lang, text: &str) -> Result<(), String> {
+    let pack = parse_pack(text)?;
+    PACKS.with(|packs| packs.borrow_mut().insert(lang, pack));
+    Ok(())
+}
+
+pub(crate) fn cached(lang: Lang) -> Option<Messages> {
+    match lang {
+        Lang::En => Some(Messages::english()),
+        _ => PACKS
+            .with(|packs| packs.borrow().get(&lang).cloned())
+            .map(|pack| Messages::with_pack(lang, pack)),
+    }
+}
+
+/// Fetches `i18n/<code>.json` relative to the page and caches it.
+pub(crate) async fn fetch_pack(lang: Lang) -> Result<Messages, String> {
+    if let Some(messages) = cached(lang) {
+        return Ok(messages);
+    }
+    let window = web_sys::window().ok_or("no window")?;
+    let url = format!("i18n/{}.json", lang.code());
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&url))
+        .await
+        .map_err(|_| format!("could not fetch {url}"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|_| "no body")?)
+        .await
+        .map_err(|_| "no body")?;
+    let text = text.as_string().ok_or("not text")?;
+    install_pack(lang, &text)?;
+    cached(lang).ok_or_else(|| "pack vanished".to_owned())
+}
+
+/// The browser's preferred language among ours.
+pub(crate) fn browser_lang() -> Lang {
+    web_sys::window()
+        .and_then(|w| w.navigator().language())
+        .map_or(Lang::En, |tag| Lang::from_browser(&tag))
+}

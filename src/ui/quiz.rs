@@ -1,0 +1,169 @@
+//! The quiz: one question at a time, feedback with the explanation, "show me" in the
+//! simulator, and progress kept in localStorage (a versioned key; unreadable storage is
+//! reset with a visible notice, never a crash).
+
+use yew::prelude::*;
+
+use crate::embed::Outbound;
+use crate::progress::{Progress, STORAGE_KEY, Stored};
+use crate::quiz;
+use crate::route::{Link, View};
+use crate::ui::embed::post;
+use crate::ui::i18n::use_i18n;
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct QuizPageProps {
+    pub(crate) embed: bool,
+    pub(crate) origins: Vec<String>,
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// Loads stored progress; `true` in the second place if it had to be reset.
+fn load_progress() -> (Progress, bool) {
+    let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
+    match Progress::read(stored.as_deref()) {
+        Stored::Valid(progress) => (progress, false),
+        Stored::Nothing => (Progress::default(), false),
+        Stored::Corrupt => {
+            if let Some(s) = storage() {
+                let _ = s.remove_item(STORAGE_KEY);
+            }
+            (Progress::default(), true)
+        }
+    }
+}
+
+fn save_progress(progress: &Progress) {
+    if let Some(s) = storage() {
+        // Storage may be full or disabled; progress then lasts for this page only.
+        let _ = s.set_item(STORAGE_KEY, &progress.to_text());
+    }
+}
+
+#[component]
+pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
+    let m = use_i18n();
+    let questions = use_memo((), |_| quiz::bank());
+    let loaded = use_memo((), |_| load_progress());
+    let progress = use_state(|| loaded.0.clone());
+    let reset_notice = loaded.1;
+    let index = use_state(|| 0usize);
+    let selected = use_state(|| None::<usize>);
+    let checked = use_state(|| None::<usize>);
+    let Some(q) = questions.get(*index) else { return html! {} };
+    let key = |suffix: &str| format!("q.{}.{suffix}", q.id);
+    let n = questions.len();
+
+    let options = q.options.iter().enumerate().map(|(j, option)| {
+        let selected_state = selected.clone();
+        let onchange = Callback::from(move |_: Event| selected_state.set(Some(j)));
+        html! {
+            <li>
+                <label class="option">
+                    <input type="radio" name="quiz-option" value={j.to_string()} checked={*selected == Some(j)}
+                        disabled={checked.is_some()} {onchange} data-testid="quiz-option" />
+                    { " " }{ m.content(&key(&format!("o.{j}")), option) }
+                </label>
+            </li>
+        }
+    });
+    let check = {
+        let selected = selected.clone();
+        let checked = checked.clone();
+        let progress = progress.clone();
+        let id = q.id.clone();
+        let answer = q.answer;
+        let embed = props.embed;
+        let origins = props.origins.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(choice) = *selected else { return };
+            checked.set(Some(choice));
+            let correct = choice == answer;
+            let mut next = (*progress).clone();
+            next.record(&id, correct);
+            save_progress(&next);
+            progress.set(next);
+            post(embed, &origins, &Outbound::QuizAnswered { question: id.clone(), correct });
+        })
+    };
+    let go = |delta: isize| {
+        let index = index.clone();
+        let selected = selected.clone();
+        let checked = checked.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = (*index as isize + delta).clamp(0, n as isize - 1) as usize;
+            index.set(next);
+            selected.set(None);
+            checked.set(None);
+        })
+    };
+    let retry = {
+        let selected = selected.clone();
+        let checked = checked.clone();
+        Callback::from(move |_: MouseEvent| {
+            selected.set(None);
+            checked.set(None);
+        })
+    };
+    let reset = {
+        let progress = progress.clone();
+        Callback::from(move |_: MouseEvent| {
+            let empty = Progress::default();
+            save_progress(&empty);
+            progress.set(empty);
+        })
+    };
+    // "Show me": the scenario at the moment its event happens.
+    let show_href = crate::catalogue::find(&q.show.scenario).map(|scenario| {
+        let trace = crate::sim::run(&scenario);
+        let t_ms = crate::catalogue::narration::anchor_event(&trace, &q.show.at)
+            .map(|i| trace.events()[i].at_ms);
+        Link {
+            t_ms,
+            lang: Some(m.lang),
+            embed: props.embed,
+            origins: props.origins.clone(),
+            ..Link::to(View::Scenario { id: scenario.id })
+        }
+        .to_hash()
+    });
+    let answered = progress.answers.len().to_string();
+    let correct = progress.correct().to_string();
+    html! {
+        <section class="quiz" data-testid="quiz">
+            <h1>{ m.t("quiz.title") }</h1>
+            if reset_notice {
+                <p class="notice" role="alert" data-testid="storage-reset">{ m.t("quiz.storage_reset") }</p>
+            }
+            <p class="muted" data-testid="quiz-progress">
+                { m.tf("quiz.progress", &[("n", &(*index + 1).to_string()), ("m", &n.to_string()), ("answered", &answered), ("correct", &correct)]) }
+            </p>
+            <fieldset class="question" data-testid="question" data-id={q.id.clone()}>
+                <legend data-testid="quiz-prompt">{ m.content(&key("prompt"), &q.prompt) }</legend>
+                <ol class="options">{ for options }</ol>
+            </fieldset>
+            if let Some(choice) = *checked {
+                <div class={classes!("feedback", (choice == q.answer).then_some("right"))} role="status" data-testid="quiz-feedback">
+                    <strong>{ if choice == q.answer { m.t("quiz.correct") } else { m.t("quiz.wrong") } }</strong>
+                    { " " }{ m.content(&key("explanation"), &q.explanation) }
+                    if let Some(href) = &show_href {
+                        { " " }<a href={href.clone()} data-testid="quiz-show">{ m.t("quiz.show") }</a>
+                    }
+                </div>
+                if choice != q.answer {
+                    <button onclick={retry} data-testid="quiz-retry">{ m.t("quiz.retry") }</button>
+                }
+            } else {
+                <button onclick={check} disabled={selected.is_none()} data-testid="quiz-check">{ m.t("quiz.check") }</button>
+            }
+            <div class="quiz-nav">
+                <button onclick={go(-1)} disabled={*index == 0} data-testid="quiz-prev">{ m.t("quiz.prev") }</button>
+                <button onclick={go(1)} disabled={*index + 1 >= n} data-testid="quiz-next">{ m.t("quiz.next") }</button>
+                <button onclick={reset} data-testid="quiz-reset">{ m.t("quiz.reset") }</button>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,247 @@
+//! Quiz, prediction prompts, permalinks, embedding and keyboard use.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::{
+    click, find, find_all, mount_at, press, set_change, set_hash, set_input, settle, text,
+};
+
+const PROGRESS_KEY: &str = "fencing-playground/quiz-progress/v1";
+
+fn storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
+fn clock(root: &web_sys::Element) -> String {
+    text(&find(root, "clock").expect("clock"))
+}
+
+async fn choose(root: &web_sys::Element, option: usize) {
+    let options = find_all(root, "quiz-option");
+    let input: web_sys::HtmlInputElement = options[option].clone().dyn_into().unwrap();
+    input.click();
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn quiz_answers_get_feedback_and_progress_is_stored() {
+    storage().remove_item(PROGRESS_KEY).unwrap();
+    let root = mount_at("#/quiz").await;
+    let id = find(&root, "question").unwrap().get_attribute("data-id").unwrap();
+    assert_eq!(id, "stale-write-at-the-db");
+    choose(&root, 0).await;
+    click(&root, "quiz-check").await;
+    assert!(text(&find(&root, "quiz-feedback").unwrap()).starts_with("Not quite."));
+    click(&root, "quiz-retry").await;
+    choose(&root, 1).await;
+    click(&root, "quiz-check").await;
+    let feedback = text(&find(&root, "quiz-feedback").unwrap());
+    assert!(
+        feedback.starts_with("Correct.") && feedback.contains("34 < 33 is false"),
+        "{feedback}"
+    );
+    let show = find(&root, "quiz-show").unwrap().get_attribute("href").unwrap();
+    assert!(show.starts_with("#/s/gc-pause-fenced?v=1&t=40000"), "{show}");
+    let stored = storage().get_item(PROGRESS_KEY).unwrap().unwrap();
+    assert_eq!(stored, "{\"stale-write-at-the-db\":true}");
+    assert!(text(&find(&root, "quiz-progress").unwrap()).contains("answered 1 · correct 1"));
+    // A fresh page reads the stored progress back.
+    let again = mount_at("#/quiz").await;
+    assert!(text(&find(&again, "quiz-progress").unwrap()).contains("answered 1 · correct 1"));
+}
+
+#[wasm_bindgen_test]
+async fn tampered_progress_is_reset_with_a_notice() {
+    storage().set_item(PROGRESS_KEY, "{\"stale-write-at-the-db\": \"yes\"").unwrap();
+    let root = mount_at("#/quiz").await;
+    assert!(find(&root, "storage-reset").is_some(), "a visible notice");
+    assert_eq!(storage().get_item(PROGRESS_KEY).unwrap(), None, "the bad value is gone");
+    assert!(text(&find(&root, "quiz-progress").unwrap()).contains("answered 0"));
+}
+
+#[wasm_bindgen_test]
+async fn a_permalink_restores_scenario_moment_and_parameters() {
+    let root = mount_at("#/s/gc-pause-fenced").await;
+    set_change(&root, "param-ttl", "35000").await;
+    set_input(&root, "scrubber", "31500").await;
+    click(&root, "copy-link").await;
+    let url =
+        find(&root, "permalink").unwrap().dyn_into::<web_sys::HtmlInputElement>().unwrap().value();
+    let hash = &url[url.find('#').expect("a hash in the link")..];
+    assert!(
+        hash.contains("v=1") && hash.contains("t=31500") && hash.contains("ttl=35000"),
+        "{hash}"
+    );
+    // Reload from the link: same scenario, same moment, same parameter.
+    set_hash("#/").await;
+    let reopened = mount_at(hash).await;
+    assert_eq!(
+        find(&reopened, "player").unwrap().get_attribute("data-id").as_deref(),
+        Some("gc-pause-fenced")
+    );
+    assert_eq!(clock(&reopened), "31.500 s");
+    let ttl = find(&reopened, "param-ttl")
+        .unwrap()
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .unwrap()
+        .value();
+    assert_eq!(ttl, "35000");
+    assert!(text(&find(&reopened, "verdict").unwrap()).contains("what-if"));
+}
+
+#[wasm_bindgen_test]
+async fn a_compressed_custom_scenario_link_opens_and_a_broken_one_explains() {
+    let mut scenario = fencing_playground::catalogue::find("clock-jump").unwrap();
+    scenario.id = "my-clock-jump".into();
+    scenario.title = "My own clock jump".into();
+    let link = fencing_playground::ui::custom_link(&scenario).await;
+    let hash = link.to_hash();
+    assert!(hash.starts_with("#/s?v=1&sz="), "{hash}");
+    let root = mount_at(&hash).await;
+    settle().await;
+    let player = find(&root, "player").expect("the custom scenario plays");
+    assert_eq!(player.get_attribute("data-id").as_deref(), Some("my-clock-jump"));
+    // A truncated link gets a message and the catalogue, not a dead page.
+    let cut = &hash[..hash.len() - 7];
+    let broken = mount_at(cut).await;
+    settle().await;
+    assert!(find(&broken, "invalid-link").is_some());
+    assert!(find(&broken, "home").is_some());
+    // So does a link from a newer version.
+    let newer = mount_at("#/s/gc-pause-fenced?v=9").await;
+    assert!(text(&find(&newer, "invalid-link").unwrap()).contains("newer version"));
+}
+
+#[wasm_bindgen_test]
+async fn an_embed_talks_only_to_listed_origins() {
+    let window = web_sys::window().unwrap();
+    let origin = window.location().origin().unwrap();
+    let received: Rc<RefCell<Vec<String>>> = Rc::default();
+    let _listener = {
+        let received = received.clone();
+        EventListener::new(&window, "message", move |event| {
+            let event = event.dyn_ref::<web_sys::MessageEvent>().unwrap();
+            if let Some(text) = event.data().as_string() {
+                received.borrow_mut().push(text);
+            }
+        })
+    };
+    let hash = format!(
+        "#/s/gc-pause-fenced?v=1&embed=1&origins={}",
+        fencing_playground::route::percent_encode(&origin)
+    );
+    let root = mount_at(&hash).await;
+    settle().await;
+    assert!(root.query_selector(".site-header").unwrap().is_none(), "no site chrome when embedded");
+    let types = |received: &Rc<RefCell<Vec<String>>>| -> Vec<String> {
+        received
+            .borrow()
+            .iter()
+            .filter_map(|m| m.split("\"type\":\"").nth(1)?.split('"').next().map(str::to_owned))
+            .collect()
+    };
+    assert!(types(&received).contains(&"ready".to_owned()), "{:?}", received.borrow());
+    assert!(types(&received).contains(&"step".to_owned()));
+    // The host seeks the player.
+    let host = |from: &str, body: &str| {
+        let init = web_sys::MessageEventInit::new();
+        init.set_origin(from);
+        init.set_data(&wasm_bindgen::JsValue::from_str(&format!(
+            "{{\"protocol\":\"fencing-playground\",\"version\":1,{body}}}"
+        )));
+        web_sys::MessageEvent::new_with_event_init_dict("message", &init).unwrap()
+    };
+    window.dispatch_event(&host(&origin, "\"type\":\"seek\",\"t_ms\":31500")).unwrap();
+    settle().await;
+    assert_eq!(clock(&root), "31.500 s");
+    assert!(
+        received.borrow().iter().any(|m| m.contains("\"t_ms\":31500")),
+        "a step message reports the seek"
+    );
+    // A message from an origin not in the list is ignored.
+    window
+        .dispatch_event(&host("https://evil.example", "\"type\":\"seek\",\"t_ms\":40000"))
+        .unwrap();
+    settle().await;
+    assert_eq!(clock(&root), "31.500 s");
+    // Without origins=, nothing is sent at all.
+    received.borrow_mut().clear();
+    let _closed = mount_at("#/s/gc-pause-fenced?v=1&embed=1").await;
+    settle().await;
+    assert!(received.borrow().is_empty(), "{:?}", received.borrow());
+}
+
+#[wasm_bindgen_test]
+async fn a_prediction_prompt_stops_playback_until_answered() {
+    let root = mount_at("#/s/gc-pause-fenced?t=39000").await;
+    set_input(&root, "speed", "6").await;
+    click(&root, "play").await;
+    for _ in 0..40 {
+        gloo_timers::future::TimeoutFuture::new(50).await;
+        if find(&root, "prompt").is_some() {
+            break;
+        }
+    }
+    settle().await;
+    let prompt = find(&root, "prompt").expect("playback stopped at the prompt");
+    assert!(text(&prompt).contains("What will the database answer"), "{}", text(&prompt));
+    assert_eq!(
+        find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(),
+        Some("false")
+    );
+    let options = find_all(&root, "prompt-option");
+    options[0].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    assert!(text(&find(&root, "prompt-feedback").unwrap()).starts_with("Not quite."));
+    click(&root, "prompt-retry").await;
+    find_all(&root, "prompt-option")[1].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    assert!(text(&find(&root, "prompt-feedback").unwrap()).starts_with("Correct."));
+    click(&root, "prompt-continue").await;
+    assert!(find(&root, "prompt").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_keyboard_only_walk_through_a_scenario() {
+    let root = mount_at("#/s/gc-pause-fenced").await;
+    let player: web_sys::HtmlElement = find(&root, "player").unwrap().dyn_into().unwrap();
+    player.focus().unwrap();
+    press(&player, "ArrowRight", false).await;
+    assert!(
+        text(&find(&root, "live").unwrap()).contains("granted"),
+        "the live region announces the event"
+    );
+    press(&player, "ArrowRight", true).await;
+    press(&player, "ArrowRight", true).await;
+    assert_eq!(clock(&root), "30.001 s");
+    press(&player, " ", false).await;
+    assert_eq!(find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(), Some("true"));
+    press(&player, " ", false).await;
+    assert_eq!(
+        find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(),
+        Some("false")
+    );
+    press(&player, "End", false).await;
+    assert_eq!(clock(&root), "40.000 s");
+    // The text event log offers every event as a button, an alternative to the SVG.
+    let log = find_all(&root, "log-event");
+    assert_eq!(log.len(), find_all(&root, "event").len());
+    log[3].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    assert_eq!(clock(&root), "31.000 s");
+    let current =
+        root.query_selector("[data-testid='log-event'][aria-current='step']").unwrap().unwrap();
+    assert!(
+        current.text_content().unwrap_or_default().contains("granted"),
+        "{:?}",
+        current.text_content()
+    );
+    // The scrubber is a labelled slider whose value text names the time and the event.
+    let scrubber = find(&root, "scrubber").unwrap();
+    assert!(scrubber.get_attribute("aria-valuetext").unwrap().starts_with("31.000 s, B: granted"));
+}
