@@ -1,14 +1,18 @@
-// End-to-end check of the built site: opens it from a sub-path in Debian's headless
-// Chromium, walks home -> scenario -> unknown route, and fails on any console error,
-// page error or failed request. Usage: node tests/e2e/smoke.cjs <url> <screenshot.png>
+// End-to-end check of the built site in Debian's headless Chromium: opens it from a
+// sub-path, walks home -> scenario -> unknown route, switches language (the pack is
+// fetched from the site), and embeds it in an iframe on a host page: the allowed host gets
+// `ready` and `step` and can seek; a host on another origin gets nothing and cannot.
+// Fails on any console error, page error or failed request.
+// Usage: node tests/e2e/smoke.cjs <app-url> <screenshot.png> <host-url> <other-origin-host-url>
 'use strict';
 const { chromium } = require('playwright-core');
 
-const [url, shot] = process.argv.slice(2);
-if (!url || !shot) {
-  console.error('usage: node tests/e2e/smoke.cjs <url> <screenshot.png>');
+const [url, shot, hostUrl, otherHostUrl] = process.argv.slice(2);
+if (!url || !shot || !hostUrl || !otherHostUrl) {
+  console.error('usage: node tests/e2e/smoke.cjs <app-url> <screenshot.png> <host-url> <other-origin-host-url>');
   process.exit(2);
 }
+const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1, type: 'seek', t_ms: t });
 
 (async () => {
   const problems = [];
@@ -39,7 +43,35 @@ if (!url || !shot) {
     await page.evaluate(() => { location.hash = '#/bogus'; });
     await page.waitForSelector('[data-testid=not-found]', { timeout: 5000 });
 
-    console.log(`e2e: home shows ${cards} scenarios; player and not-found views render; screenshot ${shot}`);
+    // Language packs are separate files, fetched when chosen.
+    await page.evaluate(() => { location.hash = '#/'; });
+    await page.selectOption('[data-testid=lang]', 'id');
+    await page.waitForFunction(() => document.querySelector('[data-testid=nav-quiz]')?.textContent === 'Kuis', null, { timeout: 5000 });
+    await page.selectOption('[data-testid=lang]', 'vi');
+    await page.waitForFunction(() => document.querySelector('[data-testid=nav-quiz]')?.textContent === 'Câu hỏi', null, { timeout: 5000 });
+
+    // Embedding: the listed origin talks with the player.
+    const appOrigin = new URL(url).origin;
+    const embedUrl = `${url}#/s/gc-pause-fenced?v=1&embed=1&origins=${encodeURIComponent(appOrigin)}`;
+    await page.goto(`${hostUrl}?src=${encodeURIComponent(embedUrl)}`, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.received.some((m) => String(m.data).includes('"type":"ready"')), null, { timeout: 15000 });
+    await page.waitForFunction(() => window.received.some((m) => String(m.data).includes('"type":"step"')), null, { timeout: 5000 });
+    await page.evaluate((msg) => document.getElementById('frame').contentWindow.postMessage(msg, '*'), seek(31500));
+    const frame = page.frameLocator('#frame');
+    await frame.locator('[data-testid=clock]').filter({ hasText: '31.500 s' }).waitFor({ timeout: 5000 });
+
+    // A host on another origin receives nothing and cannot drive the player.
+    await page.goto(`${otherHostUrl}?src=${encodeURIComponent(embedUrl)}`, { waitUntil: 'load' });
+    const other = page.frameLocator('#frame');
+    await other.locator('[data-testid=clock]').waitFor({ timeout: 15000 });
+    await page.evaluate((msg) => document.getElementById('frame').contentWindow.postMessage(msg, '*'), seek(31500));
+    await page.waitForTimeout(500);
+    const otherClock = await other.locator('[data-testid=clock]').innerText();
+    const leaked = await page.evaluate(() => window.received.length);
+    if (otherClock !== '0.000 s') problems.push(`a host on another origin moved the player to ${otherClock}`);
+    if (leaked !== 0) problems.push(`a host on another origin received ${leaked} messages`);
+
+    console.log(`e2e: home shows ${cards} scenarios; player, not-found, language packs and the iframe protocol work; screenshot ${shot}`);
   } catch (err) {
     problems.push(`check failed: ${err.message}`);
   } finally {

@@ -245,3 +245,45 @@ async fn a_keyboard_only_walk_through_a_scenario() {
     let scrubber = find(&root, "scrubber").unwrap();
     assert!(scrubber.get_attribute("aria-valuetext").unwrap().starts_with("31.000 s, B: granted"));
 }
+
+#[wasm_bindgen_test]
+async fn switching_language_changes_the_ui_the_narration_and_the_quiz() {
+    use fencing_playground::i18n::Lang;
+    // The packs are files next to the page; the test runner serves no files, so install them.
+    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
+        .unwrap();
+    fencing_playground::ui::install_pack(Lang::Vi, include_str!("../../static/i18n/vi.json"))
+        .unwrap();
+    let root = mount_at("#/s/gc-pause-fenced?lang=id&t=40000").await;
+    assert_eq!(text(&find(&root, "nav-quiz").unwrap()), "Kuis");
+    assert!(text(&find(&root, "play").unwrap()).contains("Putar"));
+    assert!(
+        text(&find(&root, "narration").unwrap()).starts_with("A melihat 0 baris"),
+        "{}",
+        text(&find(&root, "narration").unwrap())
+    );
+    assert!(
+        text(&root).contains("Penulisan basi ditolak")
+            || text(&root).contains("GC pause dengan fencing")
+    );
+    // The header menu switches language and keeps the place.
+    set_change(&root, "lang", "vi").await;
+    settle().await;
+    assert_eq!(text(&find(&root, "nav-quiz").unwrap()), "Câu hỏi");
+    assert!(
+        text(&find(&root, "narration").unwrap()).starts_with("A thấy 0 dòng"),
+        "{}",
+        text(&find(&root, "narration").unwrap())
+    );
+    assert_eq!(clock(&root), "40.000 s");
+    let quiz = mount_at("#/quiz?lang=vi").await;
+    assert!(text(&find(&quiz, "quiz-prompt").unwrap()).starts_with("A lấy lock với token 33"));
+    let quiz = mount_at("#/quiz?lang=id").await;
+    assert!(
+        text(&find(&quiz, "quiz-prompt").unwrap()).starts_with("A mengambil lock dengan token 33")
+    );
+    let english = mount_at("#/quiz?lang=en").await;
+    assert!(
+        text(&find(&english, "quiz-prompt").unwrap()).starts_with("A took the lock with token 33")
+    );
+}

@@ -29,8 +29,9 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     let source = trace.scenario().tokens;
     let lock_key = &trace.scenario().redis.lock_key;
     let current = props.cursor.checked_sub(1).map(|i| &trace.events()[i]);
+    let id = &trace.scenario().id;
     let narration_text = narration::at_cursor(trace, props.cursor)
-        .map(|(i, _)| trace.scenario().narration[i].text.clone());
+        .map(|(i, _)| m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text));
     let seek = |id: u32| {
         let on_action = props.on_action.clone();
         Callback::from(move |_: MouseEvent| on_action.emit(Action::SeekCursor(id as usize + 1)))

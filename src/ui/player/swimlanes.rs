@@ -31,6 +31,7 @@ pub(crate) struct SwimlanesProps {
 
 #[component]
 pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
+    let m = crate::ui::i18n::use_i18n();
     let layout = use_memo(props.trace.clone(), |trace| timeline::build(trace));
     let trace = &props.trace;
     let lane_h = if props.compact { 30.0 } else { LANE };
@@ -201,7 +202,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     html! {
         <svg class={classes!("swimlanes", props.compact.then_some("compact"))} data-testid="swimlanes" xmlns="http://www.w3.org/2000/svg"
              viewBox={format!("0 0 {} {}", n(WIDTH), n(height))} role="img"
-             aria-label={format!("Timeline of {} from 0 to {}", trace.scenario().title, secs(layout.end_ms))}>
+             aria-label={m.tf("player.timeline", &[("title", &m.content(&format!("s.{}.title", trace.scenario().id), &trace.scenario().title)), ("end", &secs(layout.end_ms))])}>
             <defs>
                 <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
                     <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
