@@ -76,32 +76,7 @@ pub fn parse_pack(text: &str) -> Result<Pack, String> {
 
 /// Fills `{name}` placeholders; unknown placeholders stay as written.
 pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) => {
-                let name = &after[..close];
-                match args.iter().find(|(k, _)| *k == name) {
-                    Some((_, value)) => out.push_str(value),
-                    None => {
-                        out.push('{');
-                        out.push_str(name);
-                        out.push('}');
-                    }
-                }
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push_str(&rest[open..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    crate::sim::event::fill(template, args)
 }
 
 /// The placeholder names a template uses.
@@ -147,6 +122,22 @@ impl Messages {
         fill(&self.t(key), args)
     }
 
+    /// The prose of a simulator event (a fact, a rejection's why, a finding) in this
+    /// language; the English wording when the pack lacks it.
+    pub fn note(&self, note: &crate::sim::event::Note) -> String {
+        if note.key.is_empty() {
+            return String::new();
+        }
+        match self.pack.get(note.key).filter(|_| self.lang != Lang::En) {
+            Some(template) => {
+                let args: Vec<(&str, &str)> =
+                    note.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                fill(template, &args)
+            }
+            None => note.english(),
+        }
+    }
+
     /// A content string (scenario or quiz text) with its English original as fallback.
     pub fn content(&self, key: &str, english: &str) -> String {
         match self.lang {
@@ -158,7 +149,10 @@ impl Messages {
 
 /// Every content key with its English text: what a complete pack must translate.
 pub fn content_keys() -> Vec<(String, String)> {
-    let mut keys = Vec::new();
+    let mut keys: Vec<(String, String)> = crate::sim::event::NOTE_TEMPLATES
+        .iter()
+        .map(|(key, template)| ((*key).to_owned(), (*template).to_owned()))
+        .collect();
     for s in crate::catalogue::all() {
         let id = &s.id;
         keys.push((format!("s.{id}.title"), s.title.clone()));

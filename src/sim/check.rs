@@ -7,15 +7,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::sim::event::{Property, WarningKind};
+use crate::sim::event::{Note, Property, WarningKind};
 use crate::sim::scenario::TokenSource;
 use crate::sim::token::token_text;
 
 /// A finding to be recorded as an event right after the step that caused it.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Finding {
-    Violation { property: Property, explanation: String, causes: Vec<u32> },
-    Warning { kind: WarningKind, explanation: String, causes: Vec<u32> },
+    Violation { property: Property, explanation: String, note: Note, causes: Vec<u32> },
+    Warning { kind: WarningKind, explanation: String, note: Note, causes: Vec<u32> },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -99,18 +99,17 @@ impl Checker {
         let who = |w: u8| names.get(usize::from(w)).map_or("?", String::as_str).to_owned();
         if let Some(&first) = self.token_owner.get(&token) {
             let other = &self.leases[&first];
-            findings.push(Finding::Violation {
-                property: Property::TokenUnique,
-                explanation: format!(
-                    "token {} was issued twice: to {} at {} and again to {} at {}",
-                    show(token),
-                    who(other.worker),
-                    secs(other.at_ms),
-                    who(record.worker),
-                    secs(record.at_ms)
-                ),
-                causes: vec![other.event, record.event],
-            });
+            let note = Note::new(
+                "sim.token_unique",
+                vec![
+                    ("token", show(token)),
+                    ("first", who(other.worker)),
+                    ("t1", secs(other.at_ms)),
+                    ("second", who(record.worker)),
+                    ("t2", secs(record.at_ms)),
+                ],
+            );
+            findings.push(violation(Property::TokenUnique, note, vec![other.event, record.event]));
         } else {
             self.token_owner.insert(token, seq);
         }
@@ -132,19 +131,18 @@ impl Checker {
         if let Some((first, second)) = inverted {
             let first_token = first.token.unwrap_or(token);
             let second_token = second.token.unwrap_or(token);
-            findings.push(Finding::Violation {
-                property: Property::TokenOrder,
-                explanation: format!(
-                    "{} was granted the lock at {} before {} at {}, but holds the higher token ({} > {})",
-                    who(first.worker),
-                    secs(first.at_ms),
-                    who(second.worker),
-                    secs(second.at_ms),
-                    show(first_token),
-                    show(second_token)
-                ),
-                causes: vec![first.event, second.event],
-            });
+            let note = Note::new(
+                "sim.token_order",
+                vec![
+                    ("first", who(first.worker)),
+                    ("t1", secs(first.at_ms)),
+                    ("second", who(second.worker)),
+                    ("t2", secs(second.at_ms)),
+                    ("a", show(first_token)),
+                    ("b", show(second_token)),
+                ],
+            );
+            findings.push(violation(Property::TokenOrder, note, vec![first.event, second.event]));
         }
         if let Some(entry) = self.leases.get_mut(&seq) {
             entry.token = Some(token);
@@ -162,11 +160,15 @@ impl Checker {
         what: &str,
         event: u32,
     ) -> Vec<Finding> {
-        vec![Finding::Violation {
-            property: Property::OwnerOnly,
-            explanation: format!("{actor}'s {what} acted on the lock that belongs to {owner}"),
-            causes: vec![event],
-        }]
+        let note = Note::new(
+            "sim.owner_only",
+            vec![
+                ("actor", actor.to_owned()),
+                ("what", what.to_owned()),
+                ("owner", owner.to_owned()),
+            ],
+        );
+        vec![violation(Property::OwnerOnly, note, vec![event])]
     }
 
     pub fn on_write(&mut self, fact: &WriteFact<'_>, names: &[String]) -> Vec<Finding> {
@@ -180,30 +182,26 @@ impl Checker {
             });
             if let (Some(before), false) = (reset, self.warned_reset) {
                 self.warned_reset = true;
-                findings.push(Finding::Warning {
-                    kind: WarningKind::AllWritesRejected,
-                    explanation: format!(
-                        "the counter went back (tokens up to {before} were issued before): every write is rejected until it passes last_fence {}",
-                        fact.last_fence
-                    ),
-                    causes: vec![fact.event],
-                });
+                let note = Note::new(
+                    "sim.all_rejected",
+                    vec![("before", before.to_string()), ("fence", fact.last_fence.to_string())],
+                );
+                findings.push(warning(WarningKind::AllWritesRejected, note, vec![fact.event]));
             }
             return findings;
         }
         if let (Some(token), Some((max_token, max_event))) = (fact.token, self.accepted_max_token)
             && token < max_token
         {
-            findings.push(Finding::Violation {
-                    property: Property::NoStaleAccept,
-                    explanation: format!(
-                        "write by {} with token {} accepted after a write with token {} had been accepted",
-                        fact.worker_name,
-                        token_text(self.source, token),
-                        token_text(self.source, max_token)
-                    ),
-                    causes: vec![max_event, fact.event],
-                });
+            let note = Note::new(
+                "sim.stale_token",
+                vec![
+                    ("worker", fact.worker_name.to_owned()),
+                    ("token", token_text(self.source, token)),
+                    ("max", token_text(self.source, max_token)),
+                ],
+            );
+            findings.push(violation(Property::NoStaleAccept, note, vec![max_event, fact.event]));
         }
         let stale_by_lease = match (fact.lease, self.accepted_newest_lease) {
             (Some(seq), Some((newest, newest_event))) if seq < newest => {
@@ -214,28 +212,28 @@ impl Checker {
         if let (Some((newest, newest_event)), true) = (stale_by_lease, findings.is_empty()) {
             let newer =
                 self.leases.get(&newest).map_or("another worker".to_owned(), |r| who(r.worker));
-            findings.push(Finding::Violation {
-                property: Property::NoStaleAccept,
-                explanation: format!(
-                    "write by {} accepted although its lease had been superseded: {newer} was granted the lock later and its write was already accepted",
-                    fact.worker_name
-                ),
-                causes: vec![newest_event, fact.event],
-            });
+            let note = Note::new(
+                "sim.stale_lease",
+                vec![("worker", fact.worker_name.to_owned()), ("newer", newer)],
+            );
+            findings.push(violation(Property::NoStaleAccept, note, vec![newest_event, fact.event]));
         }
         if let Some(token) = fact.token {
             match self.writer_of_token.get(&token) {
                 Some(&(writer, first_event)) if writer != fact.worker => {
-                    findings.push(Finding::Violation {
-                        property: Property::OneWriterPerToken,
-                        explanation: format!(
-                            "token {} was accepted from two writers: {} and {}",
-                            token_text(self.source, token),
-                            who(writer),
-                            fact.worker_name
-                        ),
-                        causes: vec![first_event, fact.event],
-                    });
+                    let note = Note::new(
+                        "sim.one_writer",
+                        vec![
+                            ("token", token_text(self.source, token)),
+                            ("first", who(writer)),
+                            ("second", fact.worker_name.to_owned()),
+                        ],
+                    );
+                    findings.push(violation(
+                        Property::OneWriterPerToken,
+                        note,
+                        vec![first_event, fact.event],
+                    ));
                 }
                 Some(_) => {}
                 None => {
@@ -253,15 +251,11 @@ impl Checker {
         }
         if fact.status_after == "paid" && fact.status_before != "paid" {
             if let Some((first, first_event)) = self.paid_by {
-                findings.push(Finding::Violation {
-                    property: Property::PaidOnce,
-                    explanation: format!(
-                        "order moved to paid a second time: first by {}, now by {}",
-                        who(first),
-                        fact.worker_name
-                    ),
-                    causes: vec![first_event, fact.event],
-                });
+                let note = Note::new(
+                    "sim.paid_once",
+                    vec![("first", who(first)), ("second", fact.worker_name.to_owned())],
+                );
+                findings.push(violation(Property::PaidOnce, note, vec![first_event, fact.event]));
             } else {
                 self.paid_by = Some((fact.worker, fact.event));
             }
@@ -274,16 +268,15 @@ impl Checker {
         let who = |w: u8| names.get(usize::from(w)).map_or("?", String::as_str).to_owned();
         let mut findings = Vec::new();
         if let Some(&(first, first_event)) = self.charges.first() {
-            findings.push(Finding::Violation {
-                property: Property::EffectOnce,
-                explanation: format!(
-                    "the customer was charged {} times for one order: first by {}, now by {}",
-                    self.charges.len() + 1,
-                    who(first),
-                    who(worker)
-                ),
-                causes: vec![first_event, event],
-            });
+            let note = Note::new(
+                "sim.effect_once",
+                vec![
+                    ("n", (self.charges.len() + 1).to_string()),
+                    ("first", who(first)),
+                    ("second", who(worker)),
+                ],
+            );
+            findings.push(violation(Property::EffectOnce, note, vec![first_event, event]));
         }
         self.charges.push((worker, event));
         findings
@@ -302,15 +295,18 @@ impl Checker {
             return Vec::new();
         }
         self.warned_hung.push(worker);
-        vec![Finding::Warning {
-            kind: WarningKind::LockHeldByHungWorker,
-            explanation: format!(
-                "{name}'s main thread has been hung for {} but its watchdog keeps renewing: nobody else can take the lock",
-                secs(hung_for_ms)
-            ),
-            causes: vec![event],
-        }]
+        let note =
+            Note::new("sim.hung_renew", vec![("name", name.to_owned()), ("d", secs(hung_for_ms))]);
+        vec![warning(WarningKind::LockHeldByHungWorker, note, vec![event])]
     }
+}
+
+fn violation(property: Property, note: Note, causes: Vec<u32>) -> Finding {
+    Finding::Violation { property, explanation: note.english(), note, causes }
+}
+
+fn warning(kind: WarningKind, note: Note, causes: Vec<u32>) -> Finding {
+    Finding::Warning { kind, explanation: note.english(), note, causes }
 }
 
 /// Formats virtual milliseconds as seconds with three decimals: `31.000 s`.

@@ -244,6 +244,135 @@ impl EventKind {
     }
 }
 
+/// The prose of an event (a fact's text, a rejection's why, a finding's explanation) as a
+/// message key with named arguments, so the UI can say it in the learner's language. The
+/// English text in the event stays the reference (traces and exports use it).
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Note {
+    /// A key such as `sim.paused`; empty when the event has no prose.
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Note {
+    pub fn new(key: &'static str, args: Vec<(&'static str, String)>) -> Note {
+        Note { key, args }
+    }
+
+    /// The English text: the reference wording used in traces, exports and the CLI.
+    pub fn english(&self) -> String {
+        let template = NOTE_TEMPLATES.iter().find(|(k, _)| *k == self.key).map_or("", |(_, t)| *t);
+        let args: Vec<(&str, &str)> = self.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        fill(template, &args)
+    }
+}
+
+/// Fills `{name}` placeholders; unknown ones stay as written.
+pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let name = &after[..close];
+        match args.iter().find(|(k, _)| *k == name) {
+            Some((_, value)) => out.push_str(value),
+            None => {
+                out.push('{');
+                out.push_str(name);
+                out.push('}');
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The English wording of every note, by key (translations live in the language packs).
+pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
+    (
+        "sim.token_unique",
+        "token {token} was issued twice: to {first} at {t1} and again to {second} at {t2}",
+    ),
+    (
+        "sim.token_order",
+        "{first} was granted the lock at {t1} before {second} at {t2}, but holds the higher token ({a} > {b})",
+    ),
+    ("sim.owner_only", "{actor}'s {what} acted on the lock that belongs to {owner}"),
+    (
+        "sim.all_rejected",
+        "the counter went back (tokens up to {before} were issued before): every write is rejected until it passes last_fence {fence}",
+    ),
+    (
+        "sim.stale_token",
+        "write by {worker} with token {token} accepted after a write with token {max} had been accepted",
+    ),
+    (
+        "sim.stale_lease",
+        "write by {worker} accepted although its lease had been superseded: {newer} was granted the lock later and its write was already accepted",
+    ),
+    ("sim.one_writer", "token {token} was accepted from two writers: {first} and {second}"),
+    ("sim.paid_once", "order moved to paid a second time: first by {first}, now by {second}"),
+    (
+        "sim.effect_once",
+        "the customer was charged {n} times for one order: first by {first}, now by {second}",
+    ),
+    (
+        "sim.hung_renew",
+        "{name}'s main thread has been hung for {d} but its watchdog keeps renewing: nobody else can take the lock",
+    ),
+    ("sim.paused", "stop-the-world pause for {d} (until {t})"),
+    ("sim.hung", "main thread hangs for {d} (until {t})"),
+    ("sim.resumed", "running again"),
+    ("sim.crashed", "process died"),
+    ("sim.power_lost", "power lost"),
+    ("sim.process_crashed", "process crashed"),
+    ("sim.clock_jumped", "wall clock jumped {jump} ms"),
+    ("sim.overlap2", "{a} and {b} both believe they hold the lock"),
+    ("sim.overlap_n", "{names} all believe they hold the lock"),
+    ("sim.expired", "{key} expired: its deadline passed on {node}'s clock"),
+    ("sim.promoted", "promoted after {node} lost its primary; now expires keys on its own clock"),
+    ("sim.restarted", "restarted with {n} keys"),
+    ("sim.resynced", "full resync from {from}: dataset replaced, {n} keys"),
+    ("sim.finished", "program finished"),
+    ("sim.fenced_off", "stopped: fenced off"),
+    ("sim.gave_up", "gave up"),
+    ("sim.gave_up_busy", "gave up: lock busy"),
+    ("sim.gave_up_lost", "gave up after a lost reply"),
+    ("sim.gave_up_wait", "gave up: too few replicas acknowledged"),
+    ("sim.no_token", "no token"),
+    ("sim.lost_retry", "no reply: timed out, retrying"),
+    ("sim.lost_retry_in", "no reply: timed out, retrying in {d}"),
+    ("sim.lost_give_up", "no reply: timed out, giving up"),
+    ("sim.unreachable", "cannot reach {node}"),
+    ("sim.no_primary", "no primary to talk to"),
+    ("sim.blocked", "waits for {name}'s row lock"),
+    ("sim.why_fence", "write by {worker} with token {token} rejected: last_fence is {fence}"),
+    (
+        "sim.why_fence_by",
+        "write by {worker} with token {token} rejected: last_fence is {fence}, written by {by} at {t}",
+    ),
+    (
+        "sim.why_status",
+        "write by {worker} with token {token} rejected: status is '{status}', not '{required}'",
+    ),
+    (
+        "sim.why_status_by",
+        "write by {worker} with token {token} rejected: status is '{status}', not '{required}', written by {by} at {t}",
+    ),
+    (
+        "sim.reread_mine",
+        "last_fence = {fence} was written by {by}: my earlier attempt landed (already applied)",
+    ),
+    ("sim.reread_other", "last_fence = {fence} was written by {by}: I was superseded"),
+    ("sim.skip_object", "skipped: the object now belongs to a newer holder"),
+];
+
 /// One atomic step of the run.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Event {
@@ -263,4 +392,6 @@ pub struct Event {
     /// The other end of a request: the node a worker's command went to, or the worker a
     /// service answered. `None` for facts (expiries, pauses, checker findings).
     pub peer: Option<Actor>,
+    /// The event's prose as a message key (see [`Note`]).
+    pub note: Note,
 }

@@ -10,7 +10,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
 use crate::sim::check::{Checker, Finding, WriteFact, secs};
-use crate::sim::event::{Actor, Event, EventKind};
+use crate::sim::event::{Actor, Event, EventKind, Note};
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Command, Effect, ExpiryRole, Keyspace, Reply, command_text};
 use crate::sim::scenario::{
@@ -156,6 +156,8 @@ struct World<'s> {
     closed_spans: Vec<(u8, u64, u64)>,
     /// The worker whose step or watchdog is being applied (the peer of service events).
     acting: Option<u8>,
+    /// The prose of the next event, as a translatable note (taken by `emit`).
+    pending_note: Note,
 }
 
 impl<'s> World<'s> {
@@ -264,6 +266,7 @@ impl<'s> World<'s> {
             open_spans: vec![None; scenario.workers.len()],
             closed_spans: Vec::new(),
             acting: None,
+            pending_note: Note::default(),
         };
         if recording == Recording::Frames {
             world.frames.push(world.state.clone());
@@ -426,6 +429,7 @@ impl<'s> World<'s> {
             why: String::new(),
             causes,
             peer,
+            note: std::mem::take(&mut self.pending_note),
         });
         if self.recording == Recording::Frames {
             self.frames.push(self.state.clone());
@@ -433,10 +437,19 @@ impl<'s> World<'s> {
         id
     }
 
+    /// Sets the prose of the next event and returns its English text.
+    fn say(&mut self, key: &'static str, args: Vec<(&'static str, String)>) -> String {
+        let note = Note::new(key, args);
+        let text = note.english();
+        self.pending_note = note;
+        text
+    }
+
     fn record_findings(&mut self, findings: Vec<Finding>) {
         for finding in findings {
             match finding {
-                Finding::Violation { property, explanation, causes } => {
+                Finding::Violation { property, explanation, note, causes } => {
+                    self.pending_note = note;
                     self.emit(
                         Actor::Checker,
                         EventKind::Violation { property, explanation },
@@ -445,7 +458,8 @@ impl<'s> World<'s> {
                         causes,
                     );
                 }
-                Finding::Warning { kind, explanation, causes } => {
+                Finding::Warning { kind, explanation, note, causes } => {
+                    self.pending_note = note;
                     self.emit(
                         Actor::Checker,
                         EventKind::Warning { kind, explanation },
@@ -473,10 +487,11 @@ impl<'s> World<'s> {
         if now_overlapping >= 2 && now_overlapping > self.overlapping {
             let names: Vec<&str> =
                 believers.iter().map(|&w| self.names[usize::from(w)].as_str()).collect();
-            let text = match names.as_slice() {
-                [a, b] => format!("{a} and {b} both believe they hold the lock"),
-                _ => format!("{} all believe they hold the lock", names.join(", ")),
+            let args = match names.as_slice() {
+                [a, b] => ("sim.overlap2", vec![("a", (*a).to_owned()), ("b", (*b).to_owned())]),
+                _ => ("sim.overlap_n", vec![("names", names.join(", "))]),
             };
+            let text = self.say(args.0, args.1);
             let causes: Vec<u32> = believers
                 .iter()
                 .filter_map(|&w| self.state.workers[usize::from(w)].lease.as_ref())
@@ -572,9 +587,8 @@ impl<'s> World<'s> {
                     self.state.workers[usize::from(w)].activity = Activity::Hung { until_ms };
                     EventKind::Hung { until_ms }
                 };
-                let what =
-                    if stop_the_world { "stop-the-world pause" } else { "main thread hangs" };
-                let text = format!("{what} for {} (until {})", secs(pause_ms), secs(until_ms));
+                let key = if stop_the_world { "sim.paused" } else { "sim.hung" };
+                let text = self.say(key, vec![("d", secs(pause_ms)), ("t", secs(until_ms))]);
                 self.emit(Actor::Worker(w), kind, String::new(), text, Vec::new());
                 self.schedule(until_ms, Action::Resume { worker: w, until_ms });
             }
@@ -591,13 +605,8 @@ impl<'s> World<'s> {
                 self.cancel_step(w);
                 self.stop_watchdog(w);
                 self.state.workers[usize::from(w)].activity = Activity::Crashed;
-                self.emit(
-                    Actor::Worker(w),
-                    EventKind::Crashed,
-                    String::new(),
-                    "process died".to_owned(),
-                    Vec::new(),
-                );
+                let text = self.say("sim.crashed", Vec::new());
+                self.emit(Actor::Worker(w), EventKind::Crashed, String::new(), text, Vec::new());
                 self.set_belief(w, None);
                 // PostgreSQL aborts the transaction of a dropped connection.
                 if self.state.workers[usize::from(w)].in_txn {
@@ -630,12 +639,13 @@ impl<'s> World<'s> {
                     self.state.primary = None;
                 }
                 let power = kind == CrashKind::Power;
-                let text = if power { "power lost" } else { "process crashed" };
+                let text = self
+                    .say(if power { "sim.power_lost" } else { "sim.process_crashed" }, Vec::new());
                 self.emit(
                     Actor::Node(n),
                     EventKind::NodeCrashed { power },
                     String::new(),
-                    text.to_owned(),
+                    text,
                     Vec::new(),
                 );
                 if let (true, Some(after_ms)) = (was_primary, self.scenario.redis.failover_after_ms)
@@ -652,11 +662,8 @@ impl<'s> World<'s> {
                 };
                 let node_state = &mut self.state.nodes[usize::from(n)];
                 node_state.clock_offset_ms = node_state.clock_offset_ms.saturating_add(jump_ms);
-                let text = format!(
-                    "wall clock jumped {}{} ms",
-                    if jump_ms >= 0 { "+" } else { "" },
-                    jump_ms
-                );
+                let jump = format!("{}{jump_ms}", if jump_ms >= 0 { "+" } else { "" });
+                let text = self.say("sim.clock_jumped", vec![("jump", jump)]);
                 self.emit(
                     Actor::Node(n),
                     EventKind::ClockJumped { jump_ms },
@@ -697,13 +704,8 @@ impl<'s> World<'s> {
         }
         ws.activity = Activity::Running;
         self.runtime[usize::from(w)].hung_since_ms = None;
-        self.emit(
-            Actor::Worker(w),
-            EventKind::Resumed,
-            String::new(),
-            "running again".to_owned(),
-            Vec::new(),
-        );
+        let text = self.say("sim.resumed", Vec::new());
+        self.emit(Actor::Worker(w), EventKind::Resumed, String::new(), text, Vec::new());
     }
 
     // ----- Redis topology -----
@@ -743,10 +745,8 @@ impl<'s> World<'s> {
             keys.iter().map(|key| Effect::Delete { key: key.clone() }).collect();
         self.persist_after(n);
         for (key, value) in holders {
-            let text = format!(
-                "{key} expired: its deadline passed on {}'s clock",
-                self.state.nodes[usize::from(n)].name
-            );
+            let node = self.state.nodes[usize::from(n)].name.clone();
+            let text = self.say("sim.expired", vec![("key", key.clone()), ("node", node)]);
             let causes = self.grant_of_value(&value).into_iter().collect();
             self.emit(Actor::Node(n), EventKind::Expired { key }, String::new(), text, causes);
         }
@@ -882,10 +882,8 @@ impl<'s> World<'s> {
         }
         self.state.nodes[usize::from(c)].role = Role::Primary;
         self.state.primary = Some(c);
-        let text = format!(
-            "promoted after {} lost its primary; now expires keys on its own clock",
-            self.state.nodes[usize::from(c)].name
-        );
+        let node = self.state.nodes[usize::from(c)].name.clone();
+        let text = self.say("sim.promoted", vec![("node", node)]);
         self.emit(
             Actor::Node(c),
             EventKind::Promoted,
@@ -914,7 +912,7 @@ impl<'s> World<'s> {
         p.last_change_ms = Some(self.state.now_ms);
         p.durable = self.state.nodes[usize::from(n)].keyspace.clone();
         p.os = p.durable.clone();
-        let text = format!("restarted with {n_keys} keys");
+        let text = self.say("sim.restarted", vec![("n", n_keys.to_string())]);
         self.emit(
             Actor::Node(n),
             EventKind::NodeRestarted { n_keys },
@@ -946,10 +944,8 @@ impl<'s> World<'s> {
         node.keyspace = data;
         node.offset = offset;
         self.persist_after(replica);
-        let text = format!(
-            "full resync from {}: dataset replaced, {n_keys} keys",
-            self.state.nodes[usize::from(from)].name
-        );
+        let from_name = self.state.nodes[usize::from(from)].name.clone();
+        let text = self.say("sim.resynced", vec![("from", from_name), ("n", n_keys.to_string())]);
         self.emit(
             Actor::Node(replica),
             EventKind::Resynced { from, n_keys },
@@ -1060,7 +1056,7 @@ impl<'s> World<'s> {
         let pc = self.state.workers[usize::from(w)].pc;
         let steps = self.steps(w);
         let Some(step) = steps.get(pc) else {
-            self.finish(w, "program finished");
+            self.finish(w, "sim.finished");
             return;
         };
         // A request sent inside a delay window reaches the server late.
@@ -1180,19 +1176,20 @@ impl<'s> World<'s> {
         self.schedule_step(w, at_ms, false);
     }
 
-    fn finish(&mut self, w: u8, why: &str) {
+    fn finish(&mut self, w: u8, why: &'static str) {
         self.end(w, EventKind::Finished, why);
     }
 
-    /// Stops the worker for good, recording why as its last event (`kind`).
-    fn end(&mut self, w: u8, kind: EventKind, why: &str) {
+    /// Stops the worker for good, recording why (a note key) as its last event (`kind`).
+    fn end(&mut self, w: u8, kind: EventKind, why: &'static str) {
         self.cancel_step(w);
         self.stop_watchdog(w);
         if self.state.workers[usize::from(w)].in_txn {
             self.end_txn(w);
         }
         self.state.workers[usize::from(w)].activity = Activity::Done;
-        self.emit(Actor::Worker(w), kind, String::new(), why.to_owned(), Vec::new());
+        let text = self.say(why, Vec::new());
+        self.emit(Actor::Worker(w), kind, String::new(), text, Vec::new());
         self.set_belief(w, None);
     }
 
@@ -1209,7 +1206,7 @@ impl<'s> World<'s> {
             let now = self.state.now_ms;
             self.schedule_step(w, now, false);
         } else {
-            self.finish(w, "stopped: fenced off");
+            self.finish(w, "sim.fenced_off");
         }
     }
 
@@ -1238,23 +1235,26 @@ impl<'s> World<'s> {
         let retry = attempt < attempts;
         let delay_ms = backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
         let text = match (retry, delay_ms) {
-            (true, 0) => "no reply: timed out, retrying".to_owned(),
-            (true, _) => format!("no reply: timed out, retrying in {}", secs(delay_ms)),
-            (false, _) => "no reply: timed out, giving up".to_owned(),
+            (true, 0) => self.say("sim.lost_retry", Vec::new()),
+            (true, _) => self.say("sim.lost_retry_in", vec![("d", secs(delay_ms))]),
+            (false, _) => self.say("sim.lost_give_up", Vec::new()),
         };
         self.emit(Actor::Worker(w), EventKind::ReplyLost, String::new(), text, Vec::new());
         if retry {
             self.retry_after(w, delay_ms);
         } else {
-            self.end(w, EventKind::GaveUp, "gave up after a lost reply");
+            self.end(w, EventKind::GaveUp, "sim.gave_up_lost");
         }
         true
     }
 
     fn unreachable(&mut self, w: u8, node: Option<u8>, retry_every_ms: u64, attempts: u32) {
         let text = match node {
-            Some(n) => format!("cannot reach {}", self.state.nodes[usize::from(n)].name),
-            None => "no primary to talk to".to_owned(),
+            Some(n) => {
+                let name = self.state.nodes[usize::from(n)].name.clone();
+                self.say("sim.unreachable", vec![("node", name)])
+            }
+            None => self.say("sim.no_primary", Vec::new()),
         };
         self.emit(
             Actor::Worker(w),
@@ -1266,7 +1266,7 @@ impl<'s> World<'s> {
         if self.state.workers[usize::from(w)].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
-            self.end(w, EventKind::GaveUp, "gave up");
+            self.end(w, EventKind::GaveUp, "sim.gave_up");
         }
     }
 
@@ -1502,7 +1502,7 @@ impl<'s> World<'s> {
                     }
                     None => {
                         self.emit(actor, EventKind::AcquireFailed, command, reply_text, Vec::new());
-                        self.finish(w, "no token");
+                        self.finish(w, "sim.no_token");
                     }
                 }
             }
@@ -1533,7 +1533,7 @@ impl<'s> World<'s> {
                             reply.to_inline(),
                             Vec::new(),
                         );
-                        self.finish(w, "no token");
+                        self.finish(w, "sim.no_token");
                     }
                 }
             }
@@ -1554,7 +1554,7 @@ impl<'s> World<'s> {
         if self.state.workers[usize::from(w)].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
-            self.end(w, EventKind::GaveUp, "gave up: lock busy");
+            self.end(w, EventKind::GaveUp, "sim.gave_up_busy");
         }
     }
 
@@ -1587,7 +1587,8 @@ impl<'s> World<'s> {
                 );
                 ok
             } else {
-                let text = format!("cannot reach {}", self.state.nodes[usize::from(n)].name);
+                let name = self.state.nodes[usize::from(n)].name.clone();
+                let text = self.say("sim.unreachable", vec![("node", name)]);
                 self.emit(
                     Actor::Worker(w),
                     EventKind::NodeLocked { node: n, ok: false },
@@ -1708,9 +1709,7 @@ impl<'s> World<'s> {
                             ws.attempt = 1;
                             self.schedule_step(w, now, false);
                         }
-                        None => {
-                            self.end(w, EventKind::GaveUp, "gave up: too few replicas acknowledged")
-                        }
+                        None => self.end(w, EventKind::GaveUp, "sim.gave_up_wait"),
                     }
                     return;
                 }
@@ -1835,27 +1834,26 @@ impl<'s> World<'s> {
         let why = if matched {
             String::new()
         } else {
-            let token_text = token.map_or("no token".to_owned(), |t| {
-                format!("token {}", token_text(self.scenario.tokens, t))
-            });
-            let by = match self.last_write_event.map(|id| &self.events[id as usize]) {
-                Some(previous) => {
-                    format!(", written by {} at {}", row.updated_by, secs(previous.at_ms))
-                }
-                None => String::new(),
+            let shown = token.map_or("NULL".to_owned(), |t| token_text(self.scenario.tokens, t));
+            let mut args = vec![("worker", name.clone()), ("token", shown)];
+            let by = self.last_write_event.map(|id| self.events[id as usize].at_ms);
+            let key = match (fence_ok, by) {
+                (true, Some(_)) => "sim.why_status_by",
+                (true, None) => "sim.why_status",
+                (false, Some(_)) => "sim.why_fence_by",
+                (false, None) => "sim.why_fence",
             };
             if fence_ok {
-                format!(
-                    "write by {name} with {token_text} rejected: status is '{}', not '{}'{by}",
-                    row.status,
-                    required_status.unwrap_or("")
-                )
+                args.push(("status", row.status.clone()));
+                args.push(("required", required_status.unwrap_or("").to_owned()));
             } else {
-                format!(
-                    "write by {name} with {token_text} rejected: last_fence is {}{by}",
-                    row.last_fence
-                )
+                args.push(("fence", token_text(self.scenario.tokens, row.last_fence)));
             }
+            if let Some(at_ms) = by {
+                args.push(("by", row.updated_by.clone()));
+                args.push(("t", secs(at_ms)));
+            }
+            self.say(key, args)
         };
         let event = self.emit(
             Actor::Db,
@@ -1893,7 +1891,8 @@ impl<'s> World<'s> {
     }
 
     fn block_on_row(&mut self, w: u8, holder: u8) {
-        let text = format!("waits for {}'s row lock", self.names[usize::from(holder)]);
+        let holder_name = self.names[usize::from(holder)].clone();
+        let text = self.say("sim.blocked", vec![("name", holder_name)]);
         let command = format!("UPDATE orders ... WHERE id = {}", self.state.order.id);
         self.emit(Actor::Worker(w), EventKind::WriteBlocked { holder }, command, text, Vec::new());
         self.state.workers[usize::from(w)].activity = Activity::Blocked;
@@ -1943,17 +1942,9 @@ impl<'s> World<'s> {
         let command = format!("SELECT last_fence, updated_by FROM orders WHERE id = {}", row.id);
         let reply = format!("{}|{}", row.last_fence, row.updated_by);
         let causes = self.last_write_event.into_iter().collect();
-        let why = if already_applied {
-            format!(
-                "last_fence = {} was written by {}: my earlier attempt landed (already applied)",
-                row.last_fence, row.updated_by
-            )
-        } else {
-            format!(
-                "last_fence = {} was written by {}: I was superseded",
-                row.last_fence, row.updated_by
-            )
-        };
+        let key = if already_applied { "sim.reread_mine" } else { "sim.reread_other" };
+        let why = self
+            .say(key, vec![("fence", row.last_fence.to_string()), ("by", row.updated_by.clone())]);
         let event = self.emit(
             Actor::Worker(w),
             EventKind::Reread { already_applied, last_fence: row.last_fence },
@@ -2084,7 +2075,7 @@ impl<'s> World<'s> {
                     self.state.objects.remove(i);
                     ("204 No Content".to_owned(), true)
                 }
-                None => ("skipped: the object now belongs to a newer holder".to_owned(), false),
+                None => (self.say("sim.skip_object", Vec::new()), false),
             };
             let command = format!("DELETE /bucket/{name}");
             if deleted {

@@ -55,10 +55,16 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
         html! { <p class="muted">{ m.t("player.before") }</p> }
     } else {
         html! { <>{ for instant.iter().map(|event| {
+            // The prose in the learner's language: a rejection's why, a finding's explanation.
+            let prose = m.note(&event.note);
             let why = match &event.kind {
-                EventKind::Violation { explanation, .. } | EventKind::Warning { explanation, .. } => explanation.clone(),
-                _ => event.why.clone(),
+                EventKind::Violation { explanation, .. } | EventKind::Warning { explanation, .. } => {
+                    if prose.is_empty() { explanation.clone() } else { prose.clone() }
+                }
+                _ if !event.why.is_empty() => if prose.is_empty() { event.why.clone() } else { prose.clone() },
+                _ => String::new(),
             };
+            let fact = if event.why.is_empty() && !prose.is_empty() { prose.clone() } else { event.reply.clone() };
             let is_current = current.is_some_and(|c| c.id == event.id);
             let violation = crate::timeline::marker_class(&event.kind) == crate::timeline::MarkerClass::Violation;
             html! {
@@ -70,8 +76,8 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
                     </p>
                     if !event.command.is_empty() {
                         <pre class="command" data-testid="command"><code>{ format!("{}\n-> {}", event.command, event.reply) }</code></pre>
-                    } else if !event.reply.is_empty() {
-                        <p class="fact">{ &event.reply }</p>
+                    } else if !fact.is_empty() {
+                        <p class="fact">{ fact }</p>
                     }
                     if !why.is_empty() {
                         <div class="why" data-testid="why">

@@ -160,13 +160,10 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     let live = player
         .current_event()
         .map(|e| {
-            format!(
-                "{} {}: {} {}",
-                secs(e.at_ms),
-                player.trace.actor_name(e.actor),
-                e.kind.tag().replace('-', " "),
-                e.reply
-            )
+            let prose = m.note(&e.note);
+            let said = if prose.is_empty() { e.reply.clone() } else { prose };
+            let who = player.trace.actor_name(e.actor);
+            format!("{} {who}: {} {said}", secs(e.at_ms), e.kind.tag().replace('-', " "))
         })
         .unwrap_or_default();
     html! {

@@ -174,7 +174,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
             Actor::Node(i) => {
                 let node = state.nodes.get(usize::from(i))?;
                 if !node.up {
-                    "down".to_owned()
+                    m.t("node.down")
                 } else {
                     let clock = node.clock_ms(props.time_ms);
                     let counter = node.keyspace.peek(&redis.fence_key, clock).map_or("-".to_owned(), |e| e.value.clone());
@@ -183,9 +183,9 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
                             Some(d) => format!("{} ttl {}", e.value, secs(u64::try_from(d - clock).unwrap_or(0))),
                             None => e.value.clone(),
                         },
-                        None => "free".to_owned(),
+                        None => m.t("readout.free"),
                     };
-                    format!("counter {counter} · lock {lock}")
+                    m.tf("readout.node", &[("counter", &counter), ("lock", &lock)])
                 }
             }
             Actor::Db => format!("last_fence {} · {}", crate::sim::token::token_text(trace.scenario().tokens, state.order.last_fence), state.order.status),
