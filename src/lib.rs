@@ -6,6 +6,7 @@
 //! See the README's Architecture section for the codemap and the invariants.
 
 pub mod catalogue;
+pub mod console;
 pub mod embed;
 pub mod export;
 pub mod i18n;

@@ -116,7 +116,7 @@ impl Script {
                     // Lua sees a nil bulk reply as false.
                     Ok(Reply::Nil) => Ok(Reply::Array(vec![Reply::Int(0), Reply::Int(0)])),
                     Ok(_) => call(Command::Incr { key: key(1) }, 2, &mut effects)
-                        .map(|token| Reply::Array(vec![Reply::Int(1), token])),
+                        .map(|token| Reply::Array(vec![Reply::Int(1), through_lua_number(token)])),
                     Err(e) => Err(e),
                 }
             }
@@ -148,6 +148,26 @@ impl Script {
             Ok(reply) | Err(reply) => reply,
         };
         (reply, effects)
+    }
+}
+
+/// An integer reply that passed through a Lua 5.1 variable comes back as Redis converts
+/// a Lua number: via a double (exact only up to 2^53), then a C cast to `long long`,
+/// which on x86-64 turns 2^63 and beyond into i64::MIN. Measured on Redis 7: a counter
+/// at 2^63-1 comes back from the acquire script as -9223372036854775808.
+fn through_lua_number(reply: Reply) -> Reply {
+    match reply {
+        #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
+        Reply::Int(n) => {
+            let as_double = n as f64;
+            // 2^63 is exactly representable; anything at or above it overflows the cast.
+            if as_double >= 9_223_372_036_854_775_808.0 {
+                Reply::Int(i64::MIN)
+            } else {
+                Reply::Int(as_double as i64)
+            }
+        }
+        other => other,
     }
 }
 
@@ -230,6 +250,29 @@ mod tests {
             Script::Acquire.run(&mut ks, &keys, &strings(&["B", "30000"]), 5, ExpiryRole::Delete);
         assert_eq!(second, Reply::Array(vec![Reply::Int(0), Reply::Int(0)]));
         assert!(effects.is_empty());
+    }
+
+    #[test]
+    fn tokens_beyond_2_pow_53_come_back_through_a_double() {
+        // Each case: the counter before the acquire, then the token the script replies.
+        let check = |before: &str, expect: i64| {
+            let mut ks = Keyspace::new();
+            let set =
+                crate::sim::redis::parse_command(&strings(&["SET", "fence", before]), 0).unwrap();
+            ks.exec(&set, 0, ExpiryRole::Delete);
+            let (reply, _) = Script::Acquire.run(
+                &mut ks,
+                &strings(&["lock", "fence"]),
+                &strings(&["A", "30000"]),
+                0,
+                ExpiryRole::Delete,
+            );
+            assert_eq!(reply, Reply::Array(vec![Reply::Int(1), Reply::Int(expect)]), "{before}");
+        };
+        check("41", 42);
+        check("9007199254740991", 9_007_199_254_740_992);
+        check("9007199254740992", 9_007_199_254_740_992); // 2^53 + 1 rounds to even
+        check("9223372036854775806", i64::MIN);
     }
 
     #[test]
