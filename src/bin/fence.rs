@@ -7,13 +7,20 @@
 use std::process::ExitCode;
 
 use fencing_playground::catalogue::{self, load};
+use fencing_playground::console::redis::RedisConsole;
+use fencing_playground::console::sql::{self, SqlConsole};
 use fencing_playground::{export, quiz, sim};
 
 const USAGE: &str = "usage:
   fence list                                   the built-in scenarios
   fence run <id | file.json> [--seed N] [--format text|json]
   fence check <file.json>                      validate a scenario file
-  fence quiz --verify                          check every quiz answer against the simulator";
+  fence quiz --verify                          check every quiz answer against the simulator
+  fence redis                                  a Redis console on the model: lines from stdin,
+                                               replies as redis-cli --no-raw (ADVANCE <ms> moves time)
+  fence sql                                    a SQL console on the model: statements from stdin,
+                                               output as psql -X -A -t -F '|' -v VERBOSITY=terse;
+                                               prefix a line with 'B:' to run it in a second session";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -84,8 +91,57 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             println!("quiz: {} passed, {failed} failed", bank.questions.len() - failed);
             Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
+        Some("redis") if args.len() == 1 => {
+            let mut console = RedisConsole::new(0);
+            for line in stdin_lines()? {
+                let reply = console.run_line(&line);
+                if !line.trim().is_empty() {
+                    println!("{reply}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("sql") if args.len() == 1 => {
+            let lines = stdin_lines()?;
+            let prefixed = lines.iter().any(|l| l.trim_start().starts_with("B:"));
+            let mut console = SqlConsole::new();
+            // Like psql, a statement may span lines; it ends at a line ending with `;`.
+            let mut pending: Option<(sql::Session, String)> = None;
+            for line in lines {
+                let (session, text) = match pending.take() {
+                    Some((session, mut text)) => {
+                        text.push('\n');
+                        text.push_str(&line);
+                        (session, text)
+                    }
+                    None => {
+                        let (session, text) = sql::split_session(&line);
+                        (session, text.to_owned())
+                    }
+                };
+                if text.trim().is_empty() {
+                    continue;
+                }
+                if text.trim_end().ends_with(';') {
+                    print!("{}", sql::render(&console.run(session, &text), prefixed));
+                } else {
+                    pending = Some((session, text));
+                }
+            }
+            if let Some((session, text)) = pending {
+                print!("{}", sql::render(&console.run(session, &text), prefixed));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         _ => Err(USAGE.to_owned()),
     }
+}
+
+fn stdin_lines() -> Result<Vec<String>, String> {
+    std::io::stdin()
+        .lines()
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("cannot read standard input: {e}"))
 }
 
 fn read_scenario(path: &str) -> Result<sim::Scenario, String> {

@@ -4,3 +4,4 @@
 
 mod redis;
 mod resp;
+mod sql;

@@ -89,3 +89,47 @@ fn check_accepts_a_builtin_and_quiz_verify_passes() {
     assert!(output.status.success(), "{}", stdout(&output));
     assert!(stdout(&output).contains(" 0 failed"));
 }
+
+fn fence_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fence"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fence runs");
+    child.stdin.take().expect("piped").write_all(input.as_bytes()).expect("write stdin");
+    child.wait_with_output().expect("fence finishes")
+}
+
+#[test]
+fn redis_console_reads_stdin_and_prints_like_redis_cli() {
+    let output = fence_stdin(
+        &["redis"],
+        // Redis expires a key only when now > deadline: alive at exactly 30000 ms, gone 1 ms later.
+        "SET fence 33\nEVAL <acquire> 2 lock fence A 30000\nADVANCE 30000\nGET lock\nADVANCE 1\nGET lock\n\nSET k \"unterminated\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "OK\n1) (integer) 1\n2) (integer) 34\nOK\n\"A\"\nOK\n(nil)\nInvalid argument(s)\n"
+    );
+}
+
+#[test]
+fn sql_console_runs_two_sessions_and_multi_line_statements() {
+    let output = fence_stdin(
+        &["sql"],
+        "CREATE TABLE orders (id integer PRIMARY KEY,\n  last_fence bigint NOT NULL);\nINSERT INTO orders VALUES (42, 0);\n\
+         A: BEGIN;\nA: UPDATE orders SET last_fence = 35 WHERE id = 42 AND last_fence < 35;\n\
+         B: UPDATE orders SET last_fence = 34 WHERE id = 42 AND last_fence < 34;\nA: COMMIT;\nB: SELECT * FROM orders;\nB: DROP TABLE orders;\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "A: CREATE TABLE\nA: INSERT 0 1\nA: BEGIN\nA: UPDATE 1\nB: (waiting for a row lock held by session A)\nA: COMMIT\nB: UPDATE 0\nB: 42|35\n\
+         B: ERROR:  DROP is not supported here; this console runs CREATE TABLE, INSERT, SELECT, UPDATE, BEGIN, COMMIT and ROLLBACK\n"
+    );
+}

@@ -1,0 +1,9 @@
+CREATE TABLE orders (id integer PRIMARY KEY, status text NOT NULL, last_fence bigint NOT NULL DEFAULT 0, updated_by text);
+INSERT INTO orders (id, status) VALUES (42, 'new');
+A: BEGIN;
+A: UPDATE orders SET status = 'paid' WHERE id = 42;
+B: BEGIN;
+B: SELECT id FROM orders WHERE status = 'new' FOR UPDATE;
+A: COMMIT;
+B: SELECT status FROM orders;
+B: COMMIT;

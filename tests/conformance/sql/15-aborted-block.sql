@@ -1,0 +1,8 @@
+CREATE TABLE orders (id integer PRIMARY KEY, status text NOT NULL, last_fence bigint NOT NULL DEFAULT 0, updated_by text);
+INSERT INTO orders (id, status) VALUES (42, 'new');
+BEGIN;
+UPDATE orders SET last_fence = 34 WHERE id = 42;
+SELECT * FROM nowhere;
+SELECT * FROM orders;
+COMMIT;
+SELECT last_fence FROM orders;

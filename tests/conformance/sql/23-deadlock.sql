@@ -1,0 +1,12 @@
+CREATE TABLE t (id integer PRIMARY KEY, v integer);
+INSERT INTO t VALUES (1, 0), (2, 0);
+A: BEGIN;
+B: BEGIN;
+A: UPDATE t SET v = 1 WHERE id = 1;
+B: UPDATE t SET v = 2 WHERE id = 2;
+A: UPDATE t SET v = 1 WHERE id = 2;
+B: UPDATE t SET v = 2 WHERE id = 1;
+B: SELECT * FROM t;
+B: ROLLBACK;
+A: COMMIT;
+SELECT * FROM t ORDER BY id;

@@ -1,0 +1,6 @@
+CREATE TABLE t (id integer PRIMARY KEY, v text);
+A: BEGIN;
+A: INSERT INTO t VALUES (1, 'a');
+B: INSERT INTO t VALUES (1, 'b');
+A: COMMIT;
+B: SELECT * FROM t;
