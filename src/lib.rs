@@ -15,6 +15,7 @@ pub mod player;
 pub mod progress;
 pub mod quiz;
 pub mod route;
+pub mod sandbox;
 pub mod sim;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]

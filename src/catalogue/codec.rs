@@ -324,7 +324,8 @@ fn read_worker(node: &Node, path: &str) -> Result<WorkerSetup, LoadError> {
     Ok(worker)
 }
 
-const STEPS: &[&str] = &[
+/// The step kinds (`do`), in the order the format documents them.
+pub const STEPS: &[&str] = &[
     "acquire",
     "wait-replicas",
     "compute",
@@ -434,7 +435,8 @@ fn read_step(node: &Node, path: &str) -> Result<Step, LoadError> {
     Ok(step)
 }
 
-const FAULTS: &[&str] = &[
+/// The fault kinds (`fault`).
+pub const FAULTS: &[&str] = &[
     "pause",
     "hang",
     "crash",
@@ -593,6 +595,35 @@ fn read_expected(node: &Node, path: &str) -> Result<Expected, LoadError> {
 
 fn word<T: Copy + PartialEq>(value: T, words: &[(&'static str, T)]) -> Out {
     Out::str(words.iter().find(|(_, v)| *v == value).map_or("", |(w, _)| *w))
+}
+
+/// One step as compact JSON, for the sandbox's step rows.
+pub fn step_text(step: &Step) -> String {
+    write_step(step).compact()
+}
+
+/// One fault as compact JSON, for the sandbox's fault rows.
+pub fn fault_text(fault: &Fault) -> String {
+    write_fault(fault).compact()
+}
+
+/// Reads one step typed into a sandbox row; `path` names the row in errors.
+pub fn parse_step_text(text: &str, path: &str) -> Result<Step, LoadError> {
+    read_step(&parse_piece(text, path)?, path)
+}
+
+/// Reads one fault typed into a sandbox row.
+pub fn parse_fault_text(text: &str, path: &str) -> Result<Fault, LoadError> {
+    read_fault(&parse_piece(text, path)?, path)
+}
+
+fn parse_piece(text: &str, path: &str) -> Result<Node, LoadError> {
+    crate::json::parse(text).map_err(|e| LoadError {
+        path: path.to_owned(),
+        line: e.line as usize,
+        column: e.column as usize,
+        message: e.message,
+    })
 }
 
 /// The scenario as a JSON value that reads back to the same scenario.

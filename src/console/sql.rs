@@ -1117,7 +1117,7 @@ fn no_operator(op: Op, l: Kind, r: Kind, pos: usize) -> SqlError {
 }
 
 fn parse_int_input(text: &str, kind: Kind, pos: usize) -> Result<i64, SqlError> {
-    let trimmed = text.trim();
+    let trimmed = text.trim_ascii();
     let digits = trimmed.strip_prefix(['-', '+']).unwrap_or(trimmed);
     let all_digits = !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit());
     match trimmed.parse::<i64>() {
@@ -1134,7 +1134,7 @@ fn parse_int_input(text: &str, kind: Kind, pos: usize) -> Result<i64, SqlError> 
 }
 
 fn parse_bool_input(text: &str, pos: usize) -> Result<bool, SqlError> {
-    match text.trim().to_ascii_lowercase().as_str() {
+    match text.trim_ascii().to_ascii_lowercase().as_str() {
         "t" | "true" | "y" | "yes" | "on" | "1" => Ok(true),
         "f" | "false" | "n" | "no" | "off" | "0" => Ok(false),
         _ => Err(SqlError::at(format!("invalid input syntax for type boolean: \"{text}\""), pos)),
@@ -1338,8 +1338,8 @@ fn split_statements(text: &str) -> Vec<(String, Terminator)> {
             (None, '\'' | '"') => quote = Some(c),
             (Some(q), _) if q == c => quote = None,
             (None, ';') => {
-                if !current.trim().is_empty() {
-                    out.push((current.trim_start().to_owned(), Terminator::Semicolon));
+                if !current.trim_ascii().is_empty() {
+                    out.push((current.trim_ascii_start().to_owned(), Terminator::Semicolon));
                 }
                 current.clear();
                 continue;
@@ -1348,8 +1348,8 @@ fn split_statements(text: &str) -> Vec<(String, Terminator)> {
         }
         current.push(c);
     }
-    if !current.trim().is_empty() {
-        out.push((current.trim_start().to_owned(), Terminator::EndOfInput));
+    if !current.trim_ascii().is_empty() {
+        out.push((current.trim_ascii_start().to_owned(), Terminator::EndOfInput));
     }
     out
 }
@@ -1379,26 +1379,31 @@ fn tokenize(text: &str) -> Result<Vec<Token>, SqlError> {
     while i < chars.len() {
         let c = chars[i];
         let pos = i + 1;
-        if c.is_whitespace() {
+        if c.is_ascii_whitespace() {
             i += 1;
             continue;
         }
-        if c.is_ascii_alphabetic() || c == '_' || (!c.is_ascii() && c.is_alphabetic()) {
+        // PostgreSQL's scanner: identifiers start with a letter, `_` or any non-ASCII
+        // character, and fold only ASCII letters to lower case.
+        if c.is_ascii_alphabetic() || c == '_' || !c.is_ascii() {
             let start = i;
             while i < chars.len()
-                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
+                && (chars[i].is_ascii_alphanumeric()
+                    || !chars[i].is_ascii()
+                    || chars[i] == '_'
+                    || chars[i] == '$')
             {
                 i += 1;
             }
             let raw: String = chars[start..i].iter().collect();
-            tokens.push(Token { tok: Tok::Word(raw.to_lowercase()), raw, pos });
+            tokens.push(Token { tok: Tok::Word(raw.to_ascii_lowercase()), raw, pos });
         } else if c.is_ascii_digit() {
             let start = i;
             while i < chars.len() && chars[i].is_ascii_digit() {
                 i += 1;
             }
             let raw: String = chars[start..i].iter().collect();
-            if i < chars.len() && (chars[i] == '.' || chars[i].is_alphabetic()) {
+            if i < chars.len() && (chars[i] == '.' || chars[i].is_ascii_alphabetic()) {
                 return Err(SqlError::plain(
                     "decimal numbers are not supported here (the playground's columns are integer, bigint, text, varchar and boolean)",
                 ));
@@ -1613,7 +1618,7 @@ impl Parser {
                 if !self.is_word("table") {
                     return Err(SqlError::plain(format!(
                         "CREATE {} is not supported here; this console runs only CREATE TABLE",
-                        self.peek().raw.to_uppercase()
+                        self.peek().raw.to_ascii_uppercase()
                     )));
                 }
                 self.advance();
@@ -1633,7 +1638,7 @@ impl Parser {
             }
             other if OTHER_STATEMENTS.contains(&other) => Err(SqlError::plain(format!(
                 "{} is not supported here; this console runs CREATE TABLE, INSERT, SELECT, UPDATE, BEGIN, COMMIT and ROLLBACK",
-                first.raw.to_uppercase()
+                first.raw.to_ascii_uppercase()
             ))),
             _ => Err(self.unexpected()),
         }
@@ -1681,7 +1686,7 @@ impl Parser {
                 {
                     return Err(SqlError::plain(format!(
                         "{} is not supported here",
-                        self.peek().raw.to_uppercase()
+                        self.peek().raw.to_ascii_uppercase()
                     )));
                 } else {
                     break;
@@ -1771,7 +1776,7 @@ impl Parser {
         if self.is_word("on") || self.is_word("returning") {
             return Err(SqlError::plain(format!(
                 "{} is not supported here",
-                self.peek().raw.to_uppercase()
+                self.peek().raw.to_ascii_uppercase()
             )));
         }
         Ok(Statement::Insert { table, columns, rows })
@@ -1832,7 +1837,7 @@ impl Parser {
             if self.is_word("nowait") || self.is_word("skip") {
                 return Err(SqlError::plain(format!(
                     "{} is not supported here",
-                    self.peek().raw.to_uppercase()
+                    self.peek().raw.to_ascii_uppercase()
                 )));
             }
         }
@@ -1843,7 +1848,7 @@ impl Parser {
         {
             return Err(SqlError::plain(format!(
                 "{} is not supported here",
-                self.peek().raw.to_uppercase()
+                self.peek().raw.to_ascii_uppercase()
             )));
         }
         Ok(Statement::Select { items, table, filter, order, lock })
@@ -1865,7 +1870,7 @@ impl Parser {
         if self.is_word("returning") || self.is_word("from") {
             return Err(SqlError::plain(format!(
                 "{} is not supported here",
-                self.peek().raw.to_uppercase()
+                self.peek().raw.to_ascii_uppercase()
             )));
         }
         Ok(Statement::Update { table, sets, filter })

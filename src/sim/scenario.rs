@@ -383,6 +383,38 @@ pub enum Fault {
     SetCounter { at_ms: u64, value: String },
 }
 
+impl Fault {
+    /// The worker the fault acts on, if it acts on one.
+    pub fn worker(&self) -> Option<&str> {
+        match self {
+            Fault::Pause { worker, .. }
+            | Fault::Hang { worker, .. }
+            | Fault::Crash { worker, .. }
+            | Fault::LoseReply { worker, .. }
+            | Fault::Delay { worker, .. }
+            | Fault::Partition { worker, .. } => Some(worker),
+            Fault::CrashNode { .. } | Fault::ClockJump { .. } | Fault::SetCounter { .. } => None,
+        }
+    }
+
+    /// Follows a worker's rename (the sandbox renames workers and their faults together).
+    pub fn rename_worker(&mut self, old: &str, new: &str) {
+        match self {
+            Fault::Pause { worker, .. }
+            | Fault::Hang { worker, .. }
+            | Fault::Crash { worker, .. }
+            | Fault::LoseReply { worker, .. }
+            | Fault::Delay { worker, .. }
+            | Fault::Partition { worker, .. } => {
+                if worker == old {
+                    new.clone_into(worker);
+                }
+            }
+            Fault::CrashNode { .. } | Fault::ClockJump { .. } | Fault::SetCounter { .. } => {}
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum CrashKind {
     #[default]

@@ -79,7 +79,8 @@ pub fn App() -> Html {
             None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
         },
         View::Quiz => html! { <QuizPage embed={link.embed} origins={link.origins.clone()} /> },
-        View::Sandbox | View::Explore | View::NotFound { .. } => {
+        View::Sandbox => html! { <crate::ui::sandbox::SandboxPage /> },
+        View::Explore | View::NotFound { .. } => {
             let asked = match &link.view {
                 View::NotFound { asked } => asked.clone(),
                 _ => link
@@ -101,7 +102,10 @@ pub fn App() -> Html {
                     <a class="skip" href="#main" onclick={Callback::from(|e: MouseEvent| skip_to_main(e))}>{ m.t("nav.skip") }</a>
                     <header class="site-header">
                         <a class="brand" href="#/">{ m.t("app.name") }</a>
-                        <nav class="site-nav"><a href="#/quiz" data-testid="nav-quiz">{ m.t("app.quiz") }</a></nav>
+                        <nav class="site-nav">
+                            <a href="#/quiz" data-testid="nav-quiz">{ m.t("app.quiz") }</a>
+                            <a href="#/sandbox" data-testid="nav-sandbox">{ m.t("app.sandbox") }</a>
+                        </nav>
                         <label class="lang">
                             <span class="visually-hidden">{ m.t("app.language") }</span>
                             <select data-testid="lang" aria-label={m.t("app.language")} onchange={on_lang}>

@@ -10,8 +10,9 @@ mod home;
 mod hooks;
 mod i18n;
 mod not_found;
-mod player;
+pub(crate) mod player;
 mod quiz;
+mod sandbox;
 mod share;
 
 pub use app::App;

@@ -68,7 +68,7 @@ fn pure_modules_import_no_web_crate_and_no_clock() {
             files.push(path);
         }
     }
-    for dir in ["src/route", "src/player", "src/whatif", "src/json"] {
+    for dir in ["src/route", "src/player", "src/whatif", "src/json", "src/console"] {
         if root.join(dir).is_dir() {
             rust_files(&root.join(dir), &mut files);
         }

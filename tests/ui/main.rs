@@ -6,6 +6,7 @@
 mod determinism;
 mod learning;
 mod player;
+mod sandbox;
 mod shell;
 mod support;
 

@@ -140,7 +140,7 @@ pub(crate) fn Exports(props: &ExportsProps) -> Html {
 }
 
 /// Saves `text` as a file through a temporary object URL.
-fn download(name: &str, mime: &str, text: &str) {
+pub(crate) fn download(name: &str, mime: &str, text: &str) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();

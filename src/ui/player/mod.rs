@@ -3,7 +3,7 @@
 //! `crate::player`) through a reducer and renders `(trace, cursor)`; timers, storage and
 //! messages to a host page live in hooks, never in the reducer.
 
-mod controls;
+pub(crate) mod controls;
 mod inspector;
 mod prompt;
 mod swimlanes;

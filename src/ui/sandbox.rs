@@ -1,0 +1,422 @@
+//! The sandbox page (`#/sandbox`): the scenario editor (form and JSON, errors inline with
+//! their path, run, import, export, share) and the Redis and SQL consoles. It renders
+//! `sandbox::Editor` and the pure consoles; it never simulates or parses SQL itself.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::catalogue::load::LoadError;
+use crate::catalogue::{self, codec};
+use crate::console::redis::RedisConsole;
+use crate::console::sql::{Session, SqlConsole};
+use crate::sandbox::{Action, Direction, Editor, fault_kinds, step_kinds};
+use crate::ui::i18n::use_i18n;
+
+/// The scenario the editor opens with.
+const START_ID: &str = "gc-pause-fenced";
+
+#[component]
+pub(crate) fn SandboxPage() -> Html {
+    let m = use_i18n();
+    html! {
+        <div class="sandbox" data-testid="sandbox">
+            <h1>{ m.t("sandbox.title") }</h1>
+            <p class="lede">{ m.t("sandbox.lede") }</p>
+            <ScenarioEditor />
+            <RedisPanel />
+            <SqlPanel />
+        </div>
+    }
+}
+
+fn input_value(e: &Event) -> String {
+    e.target_dyn_into::<web_sys::HtmlInputElement>().map(|i| i.value()).unwrap_or_default()
+}
+
+fn select_value(e: &Event) -> String {
+    e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).unwrap_or_default()
+}
+
+/// An error line under the row it belongs to (its path starts with `prefix`).
+fn inline_error(error: Option<&LoadError>, prefix: &str) -> Html {
+    match error {
+        Some(e)
+            if e.path == prefix
+                || e.path.starts_with(&format!("{prefix}."))
+                || e.path.starts_with(&format!("{prefix}[")) =>
+        {
+            html! { <p class="field-error" role="alert" data-testid="field-error">{ e.to_string() }</p> }
+        }
+        _ => Html::default(),
+    }
+}
+
+#[component]
+fn ScenarioEditor() -> Html {
+    let m = use_i18n();
+    let editor = use_state(|| {
+        // The built-in exists (catalogue tests list it); fall back to the first one anyway.
+        let scenario = catalogue::find(START_ID).or_else(|| catalogue::all().into_iter().next());
+        scenario.map(|s| Editor::new(&s))
+    });
+    let share = use_state(String::new);
+    let Some(current) = (*editor).clone() else { return Html::default() };
+    let apply = {
+        let editor = editor.clone();
+        Callback::from(move |action: Action| {
+            if let Some(e) = (*editor).as_ref() {
+                editor.set(Some(e.apply(action)));
+            }
+        })
+    };
+    let act = |make: Rc<dyn Fn(Event) -> Action>| {
+        let apply = apply.clone();
+        Callback::from(move |e: Event| apply.emit(make(e)))
+    };
+    let on_builtin = {
+        let apply = apply.clone();
+        Callback::from(move |e: Event| {
+            if let Some(s) = catalogue::find(&select_value(&e)) {
+                apply.emit(Action::SetText(codec::write_scenario(&s).pretty()));
+            }
+        })
+    };
+    let on_text = {
+        let apply = apply.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(area) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+                apply.emit(Action::SetText(area.value()));
+            }
+        })
+    };
+    let runnable = current.runnable().cloned();
+    let on_run = {
+        let runnable = runnable.clone();
+        Callback::from(move |_| {
+            if let Some(s) = runnable.clone() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let link = crate::ui::share::custom_link(&s).await;
+                    if let Some(w) = web_sys::window() {
+                        let _ = w.location().set_hash(&link.to_hash());
+                    }
+                });
+            }
+        })
+    };
+    let on_share = {
+        let runnable = runnable.clone();
+        let share = share.clone();
+        Callback::from(move |_| {
+            if let Some(s) = runnable.clone() {
+                let share = share.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let link = crate::ui::share::custom_link(&s).await;
+                    let base = web_sys::window()
+                        .and_then(|w| w.location().href().ok())
+                        .map(|h| h.split('#').next().unwrap_or("").to_owned())
+                        .unwrap_or_default();
+                    share.set(format!("{base}{}", link.to_hash()));
+                });
+            }
+        })
+    };
+    let on_export = {
+        let text = current.text.clone();
+        let id = current.scenario.id.clone();
+        Callback::from(move |_| {
+            crate::ui::player::controls::download(&format!("{id}.json"), "application/json", &text)
+        })
+    };
+    let on_import = {
+        let apply = apply.clone();
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() else { return };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let apply = apply.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                // Size first: the loader refuses large files anyway, but do not read them.
+                if file.size() > crate::catalogue::load::BYTES_MAX as f64 {
+                    apply.emit(Action::SetText(format!(
+                        "// {} is {} bytes; a scenario may have at most {}",
+                        file.name(),
+                        file.size(),
+                        crate::catalogue::load::BYTES_MAX
+                    )));
+                    return;
+                }
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                match text.ok().and_then(|t| t.as_string()) {
+                    Some(text) => apply.emit(Action::SetText(text)),
+                    None => apply.emit(Action::SetText(String::new())),
+                }
+            });
+        })
+    };
+    let s = &current.scenario;
+    let error = current.error.as_ref();
+    html! {
+        <section class="panel editor" aria-labelledby="editor-title">
+            <h2 id="editor-title">{ m.t("sandbox.editor") }</h2>
+            <div class="editor-bar">
+                <label>{ m.t("sandbox.start_from") }{ " " }
+                    <select data-testid="sandbox-builtin" onchange={on_builtin}>
+                        { for catalogue::all().iter().map(|b| html! {
+                            <option value={b.id.clone()} selected={b.id == s.id}>{ &b.title }</option>
+                        }) }
+                    </select>
+                </label>
+                <button class="primary" data-testid="sandbox-run" disabled={runnable.is_none()} onclick={on_run}>{ m.t("sandbox.run") }</button>
+                <button data-testid="sandbox-share" disabled={runnable.is_none()} onclick={on_share}>{ m.t("sandbox.share") }</button>
+                <button data-testid="sandbox-export" onclick={on_export}>{ m.t("sandbox.export") }</button>
+                <label class="import">{ m.t("sandbox.import") }{ " " }
+                    <input type="file" accept=".json,application/json" data-testid="sandbox-import" onchange={on_import} />
+                </label>
+            </div>
+            if !share.is_empty() {
+                <p><label>{ m.t("sandbox.share_link") }{ " " }<input class="share-url" readonly=true value={(*share).clone()} data-testid="sandbox-share-url" /></label></p>
+            }
+            <div class="editor-grid">
+                <div class="form" data-testid="sandbox-form">
+                    <label>{ m.t("sandbox.field.title") }
+                        <input value={s.title.clone()} onchange={act(Rc::new(|e| Action::SetTitle(input_value(&e))))} />
+                    </label>
+                    <label>{ m.t("sandbox.field.seed") }
+                        <input inputmode="numeric" value={s.seed.to_string()} data-testid="sandbox-seed" onchange={act(Rc::new(|e| Action::SetSeed(input_value(&e))))} />
+                    </label>
+                    { inline_error(error, "$.seed") }
+                    <label>{ m.t("sandbox.field.until") }
+                        <input inputmode="numeric" value={s.until_ms.to_string()} onchange={act(Rc::new(|e| Action::SetUntil(input_value(&e))))} />
+                    </label>
+                    { inline_error(error, "$.until_ms") }
+                    <h3>{ m.t("sandbox.workers") }</h3>
+                    { for s.workers.iter().enumerate().map(|(i, w)| html! {
+                        <fieldset class="worker" data-testid="sandbox-worker">
+                            <legend>{ m.tf("sandbox.worker", &[("name", &w.name)]) }</legend>
+                            <label>{ m.t("sandbox.field.name") }
+                                <input value={w.name.clone()} onchange={act(Rc::new(move |e| Action::RenameWorker(i, input_value(&e))))} />
+                            </label>
+                            <label>{ m.t("sandbox.field.start") }
+                                <input inputmode="numeric" value={w.start_ms.to_string()} onchange={act(Rc::new(move |e| Action::SetStart(i, input_value(&e))))} />
+                            </label>
+                            <button class="remove" aria-label={m.tf("sandbox.remove_worker", &[("name", &w.name)])} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveWorker(i))) } }>{ "✕" }</button>
+                            <ol class="steps">
+                                { for w.program.iter().enumerate().map(|(j, step)| html! {
+                                    <li>
+                                        <input class="code" aria-label={m.tf("sandbox.step", &[("n", &(j + 1).to_string())])} value={codec::step_text(step)} data-testid="sandbox-step"
+                                            onchange={act(Rc::new(move |e| Action::SetStep(i, j, input_value(&e))))} />
+                                        <button aria-label={m.t("sandbox.up")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::MoveStep(i, j, Direction::Up))) } }>{ "↑" }</button>
+                                        <button aria-label={m.t("sandbox.down")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::MoveStep(i, j, Direction::Down))) } }>{ "↓" }</button>
+                                        <button aria-label={m.t("sandbox.remove")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveStep(i, j))) } }>{ "✕" }</button>
+                                        { inline_error(error, &format!("$.workers[{i}].program[{j}]")) }
+                                    </li>
+                                }) }
+                            </ol>
+                            <label>{ m.t("sandbox.add_step") }{ " " }
+                                <select onchange={ { let apply = apply.clone(); Callback::from(move |e: Event| {
+                                    let kind = select_value(&e);
+                                    if !kind.is_empty() { apply.emit(Action::AddStep(i, kind)); }
+                                    if let Some(sel) = e.target_dyn_into::<web_sys::HtmlSelectElement>() { sel.set_value(""); }
+                                }) } }>
+                                    <option value="" selected=true>{ "…" }</option>
+                                    { for step_kinds().iter().map(|k| html! { <option value={*k}>{ *k }</option> }) }
+                                </select>
+                            </label>
+                            { inline_error(error, &format!("$.workers[{i}]")) }
+                        </fieldset>
+                    }) }
+                    <button data-testid="sandbox-add-worker" onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::AddWorker)) } }>{ m.t("sandbox.add_worker") }</button>
+                    { inline_error(error, "$.workers") }
+                    <h3>{ m.t("sandbox.faults") }</h3>
+                    <ol class="faults">
+                        { for s.faults.iter().enumerate().map(|(k, f)| html! {
+                            <li>
+                                <input class="code" aria-label={m.tf("sandbox.fault", &[("n", &(k + 1).to_string())])} value={codec::fault_text(f)} data-testid="sandbox-fault"
+                                    onchange={act(Rc::new(move |e| Action::SetFault(k, input_value(&e))))} />
+                                <button aria-label={m.t("sandbox.remove")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveFault(k))) } }>{ "✕" }</button>
+                                { inline_error(error, &format!("$.faults[{k}]")) }
+                            </li>
+                        }) }
+                    </ol>
+                    <label>{ m.t("sandbox.add_fault") }{ " " }
+                        <select data-testid="sandbox-add-fault" onchange={ { let apply = apply.clone(); Callback::from(move |e: Event| {
+                            let kind = select_value(&e);
+                            if !kind.is_empty() { apply.emit(Action::AddFault(kind)); }
+                            if let Some(sel) = e.target_dyn_into::<web_sys::HtmlSelectElement>() { sel.set_value(""); }
+                        }) } }>
+                            <option value="" selected=true>{ "…" }</option>
+                            { for fault_kinds().iter().map(|k| html! { <option value={*k}>{ *k }</option> }) }
+                        </select>
+                    </label>
+                    { inline_error(error, "$.faults") }
+                </div>
+                <div class="json">
+                    <label for="sandbox-json">{ m.t("sandbox.json") }</label>
+                    <textarea id="sandbox-json" class="code" spellcheck="false" rows="28" data-testid="sandbox-json"
+                        aria-invalid={error.is_some().to_string()} value={current.text.clone()} oninput={on_text} />
+                    if let Some(e) = error {
+                        <p class="field-error" role="alert" data-testid="sandbox-error">{ e.to_string() }</p>
+                    } else {
+                        <p class="ok" data-testid="sandbox-valid">{ m.tf("sandbox.valid", &[("workers", &s.workers.len().to_string()), ("faults", &s.faults.len().to_string())]) }</p>
+                    }
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// Commands a learner can click to try (the Try Redis anchor).
+const REDIS_EXAMPLES: [&str; 7] = [
+    "SET fence:order:42 32",
+    "EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000",
+    "PTTL lock:order:42",
+    "ADVANCE 30001",
+    "EVAL <acquire> 2 lock:order:42 fence:order:42 B 30000",
+    "EVAL <release> 1 lock:order:42 A",
+    "GET fence:order:42",
+];
+
+#[component]
+fn RedisPanel() -> Html {
+    let m = use_i18n();
+    let console = use_mut_ref(|| RedisConsole::new(0));
+    let log = use_state(Vec::<(String, String)>::new);
+    let line = use_state(String::new);
+    let run = {
+        let console = console.clone();
+        let log = log.clone();
+        let line = line.clone();
+        Rc::new(move |input: String| {
+            if input.trim().is_empty() {
+                return;
+            }
+            let reply = console.borrow_mut().run_line(&input);
+            let mut next = (*log).clone();
+            next.push((input, reply));
+            // Keep the page light: the last 200 exchanges are plenty to read back.
+            let excess = next.len().saturating_sub(200);
+            next.drain(..excess);
+            log.set(next);
+            line.set(String::new());
+        })
+    };
+    let on_key = {
+        let run = run.clone();
+        let line = line.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Enter" {
+                e.prevent_default();
+                run((*line).clone());
+            }
+        })
+    };
+    let on_input = {
+        let line = line.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                line.set(i.value());
+            }
+        })
+    };
+    let now_ms = console.borrow().now_ms;
+    html! {
+        <section class="panel console" aria-labelledby="redis-title" data-testid="redis-console">
+            <h2 id="redis-title">{ m.t("sandbox.redis") }</h2>
+            <p class="note">{ m.t("sandbox.redis_note") }</p>
+            <div class="examples">
+                { for REDIS_EXAMPLES.iter().map(|ex| {
+                    let run = run.clone();
+                    let text = (*ex).to_owned();
+                    html! { <button class="example code" onclick={Callback::from(move |_| run(text.clone()))}>{ *ex }</button> }
+                }) }
+            </div>
+            <pre class="console-log" aria-live="polite" data-testid="redis-log">
+                { for log.iter().map(|(input, reply)| html! { <>{ format!("redis> {input}\n{reply}\n") }</> }) }
+            </pre>
+            <label class="prompt"><span>{ format!("redis (t = {now_ms} ms)>") }</span>
+                <input class="code" data-testid="redis-input" aria-label={m.t("sandbox.redis_input")} value={(*line).clone()} oninput={on_input} onkeydown={on_key} />
+            </label>
+        </section>
+    }
+}
+
+const SQL_SETUP: &str = "CREATE TABLE orders (id integer PRIMARY KEY, status text NOT NULL, last_fence bigint NOT NULL DEFAULT 0); INSERT INTO orders (id, status) VALUES (42, 'new');";
+
+#[component]
+fn SqlPanel() -> Html {
+    let m = use_i18n();
+    let console: Rc<RefCell<SqlConsole>> = use_mut_ref(SqlConsole::new);
+    let log = use_state(Vec::<(Session, String)>::new);
+    let lines = use_state(|| [String::new(), String::new()]);
+    let run = {
+        let console = console.clone();
+        let log = log.clone();
+        let lines = lines.clone();
+        Rc::new(move |session: Session, input: String| {
+            if input.trim().is_empty() {
+                return;
+            }
+            let outputs = console.borrow_mut().run(session, &input);
+            let mut next = (*log).clone();
+            next.push((session, format!("{}=> {}", session.name(), input.trim())));
+            next.extend(outputs.into_iter().map(|o| (o.session, o.text)));
+            let excess = next.len().saturating_sub(400);
+            next.drain(..excess);
+            log.set(next);
+            let mut cleared = (*lines).clone();
+            cleared[usize::from(session == Session::B)] = String::new();
+            lines.set(cleared);
+        })
+    };
+    let session_input = |session: Session| {
+        let index = usize::from(session == Session::B);
+        let on_input = {
+            let lines = lines.clone();
+            Callback::from(move |e: InputEvent| {
+                if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                    let mut next = (*lines).clone();
+                    next[index] = i.value();
+                    lines.set(next);
+                }
+            })
+        };
+        let on_key = {
+            let run = run.clone();
+            let lines = lines.clone();
+            Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" {
+                    e.prevent_default();
+                    run(session, lines[index].clone());
+                }
+            })
+        };
+        let waiting = console.borrow().is_waiting(session);
+        html! {
+            <label class={classes!("prompt", waiting.then_some("waiting"))}>
+                <span>{ format!("{}=>", session.name()) }</span>
+                <input class="code" data-testid={format!("sql-input-{}", session.name())} aria-label={m.tf("sandbox.sql_input", &[("session", session.name())])}
+                    value={lines[index].clone()} oninput={on_input} onkeydown={on_key} />
+                if waiting { <span class="badge">{ m.t("sandbox.waiting") }</span> }
+            </label>
+        }
+    };
+    let on_setup = {
+        let run = run.clone();
+        Callback::from(move |_| run(Session::A, SQL_SETUP.to_owned()))
+    };
+    html! {
+        <section class="panel console" aria-labelledby="sql-title" data-testid="sql-console">
+            <h2 id="sql-title">{ m.t("sandbox.sql") }</h2>
+            <p class="note">{ m.t("sandbox.sql_note") }</p>
+            <div class="examples"><button class="example" data-testid="sql-setup" onclick={on_setup}>{ m.t("sandbox.sql_setup") }</button></div>
+            <pre class="console-log" aria-live="polite" data-testid="sql-log">
+                { for log.iter().map(|(session, text)| html! { <span class={classes!("line", format!("s-{}", session.name()))}>{ format!("{text}\n") }</span> }) }
+            </pre>
+            <div class="sessions">
+                { session_input(Session::A) }
+                { session_input(Session::B) }
+            </div>
+        </section>
+    }
+}

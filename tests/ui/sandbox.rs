@@ -1,0 +1,91 @@
+//! The sandbox page: the editor's form and JSON, inline errors, and both consoles driven as
+//! a learner would (typing and Enter), checked against what the real tools print.
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::{click, find, find_all, mount_at, press, set_change, set_input, text};
+
+async fn type_line(root: &web_sys::Element, test_id: &str, line: &str) {
+    set_input(root, test_id, line).await;
+    press(&find(root, test_id).expect(test_id), "Enter", false).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_editor_adds_a_worker_and_shows_errors_with_their_path() {
+    let root = mount_at("#/sandbox").await;
+    assert_eq!(find_all(&root, "sandbox-worker").len(), 2);
+    click(&root, "sandbox-add-worker").await;
+    assert_eq!(find_all(&root, "sandbox-worker").len(), 3);
+    let json: web_sys::HtmlTextAreaElement =
+        wasm_bindgen::JsCast::dyn_into(find(&root, "sandbox-json").unwrap()).unwrap();
+    assert!(json.value().contains("\"name\": \"C\""), "the form rewrites the JSON");
+    assert!(find(&root, "sandbox-valid").is_some());
+
+    set_change(&root, "sandbox-seed", "twelve").await;
+    let error = text(&find(&root, "field-error").expect("an inline error"));
+    assert!(error.starts_with("$.seed"), "{error}");
+    // A refused form edit keeps the last valid scenario runnable.
+    let run = find(&root, "sandbox-run").unwrap();
+    assert!(!run.has_attribute("disabled"));
+
+    json.set_value("{\"format\": 1,\n  \"id\": }");
+    crate::support::fire(&json, "input").await;
+    let error = text(&find(&root, "sandbox-error").expect("the JSON error"));
+    assert!(error.contains("line 2, column 9"), "{error}");
+    assert!(run.has_attribute("disabled"), "broken JSON cannot run");
+}
+
+#[wasm_bindgen_test]
+async fn the_redis_console_answers_like_redis_cli() {
+    let root = mount_at("#/sandbox").await;
+    type_line(&root, "redis-input", "SET fence:order:42 32").await;
+    type_line(&root, "redis-input", "EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000").await;
+    type_line(&root, "redis-input", "INCR lock:order:42").await;
+    let log = text(&find(&root, "redis-log").unwrap());
+    assert!(log.contains("redis> SET fence:order:42 32\nOK"), "{log}");
+    assert!(log.contains("1) (integer) 1\n2) (integer) 33"), "{log}");
+    assert!(log.contains("(error) ERR value is not an integer or out of range"), "{log}");
+}
+
+#[wasm_bindgen_test]
+async fn the_sql_console_races_two_sessions() {
+    let root = mount_at("#/sandbox").await;
+    click(&root, "sql-setup").await;
+    type_line(&root, "sql-input-A", "BEGIN;").await;
+    type_line(
+        &root,
+        "sql-input-A",
+        "UPDATE orders SET last_fence = 35 WHERE id = 42 AND last_fence < 35;",
+    )
+    .await;
+    type_line(
+        &root,
+        "sql-input-B",
+        "UPDATE orders SET last_fence = 34 WHERE id = 42 AND last_fence < 34;",
+    )
+    .await;
+    let log = text(&find(&root, "sql-log").unwrap());
+    assert!(log.trim_end().ends_with("(waiting for a row lock held by session A)"), "{log}");
+    type_line(&root, "sql-input-A", "COMMIT;").await;
+    type_line(&root, "sql-input-B", "SELECT last_fence FROM orders").await;
+    let log = text(&find(&root, "sql-log").unwrap());
+    assert!(log.contains("COMMIT\nUPDATE 0\nB=> SELECT last_fence FROM orders\n35"), "{log}");
+}
+
+#[wasm_bindgen_test]
+async fn run_opens_the_edited_scenario_in_the_player() {
+    let root = mount_at("#/sandbox").await;
+    click(&root, "sandbox-add-worker").await;
+    click(&root, "sandbox-run").await;
+    let mut hash = String::new();
+    for _ in 0..50 {
+        hash = web_sys::window().unwrap().location().hash().unwrap();
+        if hash.starts_with("#/s?") && find(&root, "swimlanes").is_some() {
+            break;
+        }
+        crate::support::settle().await;
+    }
+    assert!(hash.starts_with("#/s?") && (hash.contains("sz=") || hash.contains("sj=")), "{hash}");
+    let lanes = find(&root, "swimlanes").expect("the player opened").inner_html();
+    assert!(lanes.contains('C'), "the third worker is in the run: {lanes}");
+}
