@@ -8,6 +8,7 @@
 pub mod catalogue;
 pub mod console;
 pub mod embed;
+pub mod explore;
 pub mod export;
 pub mod i18n;
 pub mod json;

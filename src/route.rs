@@ -136,6 +136,13 @@ impl Link {
             (["sandbox"], None) => View::Sandbox,
             (["explore"], None) => View::Explore,
             (["s"], None) => return invalid("This link names no scenario.".to_owned()),
+            // A scenario payload only belongs on `#/s` (found by tests/fuzz: it used to
+            // turn `#?sj=...` into a not-found page that printed back as home).
+            (_, Some(_)) => {
+                return invalid(
+                    "This link carries a scenario but is not a scenario link (#/s?...).".to_owned(),
+                );
+            }
             _ => View::NotFound { asked: path.to_owned() },
         };
         link

@@ -105,7 +105,9 @@ impl RedisConsole {
 /// double quotes allow `\n \r \t \b \a \\ \" \xHH`; single quotes allow only `\'`; a
 /// closing quote must be followed by a space or the end. `None` for unbalanced quotes.
 pub fn split_args(line: &str) -> Option<Vec<String>> {
+    // A C string ends at NUL, and so does redis-cli's line (found by tests/fuzz).
     let bytes = line.as_bytes();
+    let bytes = &bytes[..bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len())];
     let mut args = Vec::new();
     let mut i = 0;
     loop {
@@ -173,7 +175,7 @@ pub fn split_args(line: &str) -> Option<Vec<String>> {
                 }
             } else {
                 match c {
-                    b' ' | b'\n' | b'\r' | b'\t' | 0 => break,
+                    b' ' | b'\n' | b'\r' | b'\t' => break,
                     b'"' => in_double = true,
                     b'\'' => in_single = true,
                     _ => current.push(c),
@@ -211,6 +213,8 @@ mod tests {
         assert_eq!(split("   "), Vec::<String>::new());
         assert!(split_args(r#"SET k "unterminated"#).is_none());
         assert!(split_args(r#"SET k "a"b"#).is_none());
+        // NUL ends the line, as it ends a C string (a fuzzer find: it used to loop forever).
+        assert_eq!(split_args("GET k\0 more"), Some(vec!["GET".to_owned(), "k".to_owned()]));
     }
 
     #[test]

@@ -40,6 +40,8 @@ fn bad_links_get_a_message_not_a_panic() {
         ("#/s?sj=a", "damaged"),
         ("#/s?sz=", "damaged"),
         ("#/s", "names no scenario"),
+        ("#?sj=e30", "not a scenario link"),
+        ("#/quiz?sj=e30", "not a scenario link"),
     ] {
         match view(hash) {
             View::Invalid { message } => assert!(message.contains(needle), "{hash}: {message}"),

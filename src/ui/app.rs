@@ -80,7 +80,8 @@ pub fn App() -> Html {
         },
         View::Quiz => html! { <QuizPage embed={link.embed} origins={link.origins.clone()} /> },
         View::Sandbox => html! { <crate::ui::sandbox::SandboxPage /> },
-        View::Explore | View::NotFound { .. } => {
+        View::Explore => html! { <crate::ui::explore::ExplorePage /> },
+        View::NotFound { .. } => {
             let asked = match &link.view {
                 View::NotFound { asked } => asked.clone(),
                 _ => link
@@ -105,6 +106,7 @@ pub fn App() -> Html {
                         <nav class="site-nav">
                             <a href="#/quiz" data-testid="nav-quiz">{ m.t("app.quiz") }</a>
                             <a href="#/sandbox" data-testid="nav-sandbox">{ m.t("app.sandbox") }</a>
+                            <a href="#/explore" data-testid="nav-explore">{ m.t("app.explore") }</a>
                         </nav>
                         <label class="lang">
                             <span class="visually-hidden">{ m.t("app.language") }</span>

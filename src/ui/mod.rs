@@ -5,7 +5,9 @@
 
 mod app;
 mod compare;
+mod crash;
 mod embed;
+mod explore;
 mod home;
 mod hooks;
 mod i18n;
@@ -19,9 +21,17 @@ pub use app::App;
 pub use i18n::install_pack;
 pub use share::custom_link;
 
-/// Mounts the app into the page's `<body>`.
+/// Installs the panic panel, honours a `?reset` request, and mounts the app into `<body>`.
 pub fn start() {
+    crash::install_hook();
+    crash::handle_reset_request();
     yew::Renderer::<App>::new().render();
+}
+
+/// For the browser tests: shows the panel a panic would show, without panicking.
+#[doc(hidden)]
+pub fn show_crash_panel_for_test(message: &str) {
+    crash::show_panel(message);
 }
 
 /// For `scripts/bench`: runs `n` lock hand-offs in wasm and returns the grants made. The

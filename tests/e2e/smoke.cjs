@@ -40,6 +40,19 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     const rejected = await page.locator('[data-testid=event][data-kind=write-rejected]').count();
     if (rejected !== 1) problems.push(`expected one rejected write in gc-pause-fenced, saw ${rejected}`);
 
+    // The built page carries a Content-Security-Policy; a violation is a console error above.
+    const csp = await page.evaluate(() => document.querySelector('meta[http-equiv=Content-Security-Policy]')?.content || '');
+    if (!csp.includes("object-src 'none'") || !csp.includes("script-src 'self' 'wasm-unsafe-eval' 'sha256-")) {
+      problems.push(`missing or loose Content-Security-Policy: ${csp}`);
+    }
+
+    // The sandbox under that policy: the consoles answer.
+    await page.evaluate(() => { location.hash = '#/sandbox'; });
+    await page.waitForSelector('[data-testid=sandbox]', { timeout: 5000 });
+    await page.fill('[data-testid=redis-input]', 'INCR fence');
+    await page.press('[data-testid=redis-input]', 'Enter');
+    await page.locator('[data-testid=redis-log]').filter({ hasText: '(integer) 1' }).waitFor({ timeout: 5000 });
+
     await page.evaluate(() => { location.hash = '#/bogus'; });
     await page.waitForSelector('[data-testid=not-found]', { timeout: 5000 });
 
@@ -71,7 +84,7 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     if (otherClock !== '0.000 s') problems.push(`a host on another origin moved the player to ${otherClock}`);
     if (leaked !== 0) problems.push(`a host on another origin received ${leaked} messages`);
 
-    console.log(`e2e: home shows ${cards} scenarios; player, not-found, language packs and the iframe protocol work; screenshot ${shot}`);
+    console.log(`e2e: home shows ${cards} scenarios; player, the CSP, the sandbox, not-found, language packs and the iframe protocol work; screenshot ${shot}`);
   } catch (err) {
     problems.push(`check failed: ${err.message}`);
   } finally {

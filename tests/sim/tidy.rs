@@ -106,3 +106,29 @@ fn lib_rs_declares_modules_only() {
         assert!(allowed, "src/lib.rs should only declare modules, found: {line}");
     }
 }
+
+#[test]
+fn the_views_render_text_never_raw_html() {
+    // Learner- and file-supplied strings (scenario titles, console input, link payloads,
+    // panic messages) reach the page only as text: no view may build HTML from a string.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/ui"), &mut files);
+    assert!(files.len() >= 10, "expected the views, found {files:?}");
+    let mut report = Vec::new();
+    for file in files {
+        let source = std::fs::read_to_string(&file).expect("readable source");
+        for needle in [
+            "from_html_unchecked",
+            "set_inner_html",
+            "set_outer_html",
+            "insert_adjacent_html",
+            "document.write",
+        ] {
+            if source.contains(needle) {
+                report.push(format!("{}: {needle}", file.display()));
+            }
+        }
+    }
+    assert!(report.is_empty(), "raw HTML in the views:\n{}", report.join("\n"));
+}

@@ -4,6 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 mod determinism;
+mod explore;
 mod learning;
 mod player;
 mod sandbox;

@@ -52,3 +52,18 @@ async fn unknown_route_and_unknown_id_show_not_found() {
     let view = find(&root, "not-found").expect("not-found view for an unknown id");
     assert!(text(&view).contains("no-such-scenario"), "{}", text(&view));
 }
+
+#[wasm_bindgen_test]
+async fn a_panic_leaves_an_error_panel_with_a_reset_link_not_a_dead_page() {
+    let _root = mount_at("#/").await;
+    let hostile = "<img src=x onerror=alert(1)> panicked at src/x.rs:1:1";
+    fencing_playground::ui::show_crash_panel_for_test(hostile);
+    let document = web_sys::window().unwrap().document().unwrap();
+    let panel = document.get_element_by_id("crash-panel").expect("the panel");
+    assert_eq!(panel.get_attribute("role").as_deref(), Some("alert"));
+    assert!(panel.query_selector("img").unwrap().is_none(), "the message is text, never HTML");
+    assert!(panel.text_content().unwrap_or_default().contains(hostile));
+    let reset = panel.query_selector("[data-testid='crash-reset']").unwrap().expect("a reset link");
+    assert_eq!(reset.get_attribute("href").as_deref(), Some("?reset#/"));
+    panel.remove();
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Trunk post-build hook: adds a Content-Security-Policy <meta> to the built index.html.
+
+Trunk writes one inline module script (the wasm loader) whose text changes with every
+build's hashed file names, so the policy allows exactly that script by its SHA-256 and
+nothing else inline. Runs from Trunk.toml on `trunk build` and `trunk serve` alike.
+"""
+import base64
+import hashlib
+import os
+import re
+import sys
+
+POLICY = [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval' {hashes}",
+    "style-src 'self'",
+    # The timeline's tick marks are placed with style attributes; no <style> element is.
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+]
+
+
+def main() -> int:
+    staging = os.environ.get("TRUNK_STAGING_DIR")
+    if not staging:
+        print("csp.py: TRUNK_STAGING_DIR is not set (run it from trunk)", file=sys.stderr)
+        return 1
+    path = os.path.join(staging, "index.html")
+    with open(path, encoding="utf-8") as f:
+        html = f.read()
+    scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", html, flags=re.S)
+    if not scripts:
+        print("csp.py: no inline script found; trunk's output changed?", file=sys.stderr)
+        return 1
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() + "'"
+        for s in scripts
+    )
+    policy = "; ".join(POLICY).format(hashes=hashes)
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
+    html, n = re.subn(r'(<meta charset="utf-8" />)', r"\1\n    " + meta, html, count=1)
+    if n != 1:
+        print("csp.py: no <meta charset> to follow", file=sys.stderr)
+        return 1
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(html)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,444 @@
+//! The risk explorer's Monte Carlo core: seeded trials of a two-worker lease-lock workload,
+//! each run through the real simulator, summarised per TTL with and without fencing.
+//! Pure and resumable (the shell calls `advance` in slices); it must not read a clock, and
+//! its float maths uses only IEEE-exact operations so one seed gives one result everywhere.
+//!
+//! A trial: A acquires with the TTL, starts its work, and 50 ms in stops for a pause drawn
+//! from a log-normal (median and p99); B asks for the lock every 100 ms from t = 100 ms,
+//! then does the same work; both write and release. The outcome depends on the pause only,
+//! so outcomes are memoised by pause length: a million trials cost one simulator run per
+//! distinct pause, not per trial.
+
+use std::collections::BTreeMap;
+
+use crate::catalogue::load;
+use crate::sim::Scenario;
+use crate::sim::prng::Prng;
+use crate::sim::scenario::Fault;
+
+/// What the learner sets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub pause_median_ms: u64,
+    pub pause_p99_ms: u64,
+    pub work_ms: u64,
+    /// The x axis: one point per TTL, in this order.
+    pub ttls_ms: Vec<u64>,
+    pub watchdog: Watchdog,
+    /// Trials per point (each TTL is two points: without and with fencing).
+    pub trials: u64,
+    pub seed: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Watchdog {
+    Off,
+    On { interval_ms: u64, check: RenewCheck },
+}
+
+/// How the watchdog renews: the check-and-extend script, or a bare PEXPIRE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenewCheck {
+    Script,
+    BarePexpire,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fencing {
+    Off,
+    On,
+}
+
+/// Limits that keep a run bounded (the form says them too).
+pub const TRIALS_MAX: u64 = 1_000_000;
+pub const TTLS_MAX: usize = 12;
+pub const MS_MAX: u64 = 600_000;
+
+/// One point's tallies.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub trials: u64,
+    /// Trials in which two workers believed they held the lock at once.
+    pub two_holders: u64,
+    /// Trials in which A's write (older token) was applied after B's (newer token).
+    pub stale_accepted: u64,
+    /// Milliseconds of work whose result was rejected, summed over trials.
+    pub wasted_ms: u64,
+}
+
+impl Tally {
+    /// A fraction in parts per million (integer, so printing is exact everywhere).
+    pub fn ppm(count: u64, trials: u64) -> u64 {
+        count.saturating_mul(1_000_000).checked_div(trials).unwrap_or(0)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Point {
+    pub ttl_ms: u64,
+    pub fencing: Fencing,
+    pub tally: Tally,
+}
+
+/// A run in progress.
+#[derive(Clone, Debug)]
+pub struct Run {
+    params: Params,
+    points: Vec<Point>,
+    /// Per point: the scenario template and the outcome of each pause length seen.
+    templates: Vec<Scenario>,
+    memo: Vec<BTreeMap<u64, Outcome>>,
+    prngs: Vec<Prng>,
+    sigma: f64,
+    /// Simulator runs made (memo misses), for the benchmark and the page.
+    pub sim_runs: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Outcome {
+    two_holders: bool,
+    stale_accepted: bool,
+    wasted_ms: u64,
+}
+
+impl Run {
+    /// Checks the parameters and prepares one scenario per point.
+    pub fn new(params: Params) -> Result<Run, String> {
+        if params.ttls_ms.is_empty() || params.ttls_ms.len() > TTLS_MAX {
+            return Err(format!("give between 1 and {TTLS_MAX} TTL values"));
+        }
+        if params.trials == 0 || params.trials > TRIALS_MAX {
+            return Err(format!("trials must be between 1 and {TRIALS_MAX}"));
+        }
+        let in_range = |v: u64| (1..=MS_MAX).contains(&v);
+        if !params.ttls_ms.iter().all(|t| in_range(*t)) || !in_range(params.work_ms) {
+            return Err(format!("TTLs and work time must be between 1 and {MS_MAX} ms"));
+        }
+        if !in_range(params.pause_median_ms) || !in_range(params.pause_p99_ms) {
+            return Err(format!("pause median and p99 must be between 1 and {MS_MAX} ms"));
+        }
+        if params.pause_p99_ms < params.pause_median_ms {
+            return Err("the pause p99 cannot be below its median".to_owned());
+        }
+        if let Watchdog::On { interval_ms, .. } = params.watchdog
+            && !in_range(interval_ms)
+        {
+            return Err(format!("the watchdog interval must be between 1 and {MS_MAX} ms"));
+        }
+        let mut points = Vec::new();
+        let mut templates = Vec::new();
+        for &ttl_ms in &params.ttls_ms {
+            for fencing in [Fencing::Off, Fencing::On] {
+                templates.push(trial_scenario(&params, ttl_ms, fencing)?);
+                points.push(Point { ttl_ms, fencing, tally: Tally::default() });
+            }
+        }
+        // Both fencing modes at one TTL draw the same pauses (common random numbers), so
+        // their difference is the fence's doing, not the dice's.
+        let prngs = (0..points.len())
+            .map(|i| {
+                Prng::new(params.seed ^ ((i as u64 / 2) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            })
+            .collect();
+        // log-normal: p99 = median * exp(2.326348 sigma).
+        let sigma = ln(params.pause_p99_ms as f64 / params.pause_median_ms as f64)
+            / 2.326_347_874_040_840_8;
+        let memo = vec![BTreeMap::new(); points.len()];
+        Ok(Run { params, points, templates, memo, prngs, sigma, sim_runs: 0 })
+    }
+
+    pub fn points(&self) -> &[Point] {
+        &self.points
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Trials done and trials in all.
+    pub fn progress(&self) -> (u64, u64) {
+        let done = self.points.iter().map(|p| p.tally.trials).sum();
+        (done, self.params.trials * self.points.len() as u64)
+    }
+
+    pub fn is_done(&self) -> bool {
+        let (done, total) = self.progress();
+        done >= total
+    }
+
+    /// Runs until `max_trials` more trials are done or `max_sim_runs` simulator runs were
+    /// needed, whichever comes first (the shell sizes slices with these, not with a clock).
+    pub fn advance(&mut self, max_trials: u64, max_sim_runs: u64) {
+        let (mut trials, mut runs) = (0, 0);
+        while trials < max_trials && runs < max_sim_runs {
+            let Some(i) = self.points.iter().position(|p| p.tally.trials < self.params.trials)
+            else {
+                return;
+            };
+            let pause_ms =
+                sample_pause(&mut self.prngs[i], self.params.pause_median_ms, self.sigma);
+            let outcome = match self.memo[i].get(&pause_ms) {
+                Some(outcome) => *outcome,
+                None => {
+                    let outcome = simulate(&self.templates[i], pause_ms, self.params.work_ms);
+                    self.memo[i].insert(pause_ms, outcome);
+                    self.sim_runs += 1;
+                    runs += 1;
+                    outcome
+                }
+            };
+            let tally = &mut self.points[i].tally;
+            tally.trials += 1;
+            tally.two_holders += u64::from(outcome.two_holders);
+            tally.stale_accepted += u64::from(outcome.stale_accepted);
+            tally.wasted_ms += outcome.wasted_ms;
+            trials += 1;
+        }
+    }
+}
+
+/// One trial's scenario through the loader (the documented format, validated like a file).
+fn trial_scenario(params: &Params, ttl_ms: u64, fencing: Fencing) -> Result<Scenario, String> {
+    let watchdog = match params.watchdog {
+        Watchdog::Off => String::new(),
+        Watchdog::On { interval_ms, check } => {
+            let how = if check == RenewCheck::Script { "script" } else { "bare-pexpire" };
+            format!(r#"{{"do":"watchdog","interval_ms":{interval_ms},"how":"{how}"}},"#)
+        }
+    };
+    let (how, guard) = match fencing {
+        Fencing::Off => ("unfenced", "none"),
+        Fencing::On => ("fenced", "lt"),
+    };
+    let work = params.work_ms;
+    // Long enough for the longest pause we draw plus both critical sections.
+    let until_ms = MS_MAX * 2 + 4 * (work + ttl_ms);
+    let attempts = (until_ms / 100).min(u64::from(u32::MAX));
+    let text = format!(
+        r#"{{"format":1,"id":"explore-trial","title":"Explorer trial","chapter":"Explorer","summary":"","goal":"","seed":1,
+  "until_ms":{until_ms},
+  "redis":{{"nodes":[{{"name":"redis"}}],"lock_key":"lock:order:42","fence_key":"fence:order:42","fence_start":32}},
+  "sql":{{"order_id":42,"amount":100,"guard":"{guard}"}},
+  "workers":[
+    {{"name":"A","start_ms":0,"program":[{{"do":"acquire","ttl_ms":{ttl_ms}}},{watchdog}{{"do":"compute","ms":{work}}},{{"do":"write","how":"{how}","status":"paid"}},{{"do":"release"}}]}},
+    {{"name":"B","start_ms":100,"program":[{{"do":"acquire","ttl_ms":{ttl_ms},"retry_every_ms":100,"attempts":{attempts}}},{watchdog}{{"do":"compute","ms":{work}}},{{"do":"write","how":"{how}","status":"shipped"}},{{"do":"release"}}]}}
+  ],
+  "faults":[{{"fault":"pause","worker":"A","at_ms":50,"pause_ms":1}}]}}"#
+    );
+    load::parse_scenario(&text)
+        .map_err(|e| format!("internal: the trial scenario did not load: {e}"))
+}
+
+fn simulate(template: &Scenario, pause_ms: u64, work_ms: u64) -> Outcome {
+    let mut scenario = template.clone();
+    for fault in &mut scenario.faults {
+        if let Fault::Pause { pause_ms: p, .. } = fault {
+            *p = pause_ms;
+        }
+    }
+    let summary = crate::sim::run_events_only(&scenario).summary();
+    // B always holds the newer token (A is granted first), so A's write landing after
+    // B's landed is an older token overwriting a newer one: what fencing exists to stop.
+    // (A's write between B's grant and B's write is accepted even when fenced, and rightly:
+    // the row still holds an older token.)
+    let b_wrote =
+        summary.writes.iter().filter(|w| w.worker == "B" && w.rows > 0).map(|w| w.at_ms).min();
+    let stale_accepted = summary
+        .writes
+        .iter()
+        .any(|w| w.worker == "A" && w.rows > 0 && b_wrote.is_some_and(|b| w.at_ms > b));
+    let rejected = summary.writes.iter().filter(|w| w.rows == 0).count() as u64;
+    Outcome {
+        two_holders: !summary.overlaps.is_empty(),
+        stale_accepted,
+        wasted_ms: rejected * work_ms,
+    }
+}
+
+/// A pause in whole ms from log-normal(median, sigma), clamped to the form's range.
+fn sample_pause(prng: &mut Prng, median_ms: u64, sigma: f64) -> u64 {
+    let z = standard_normal(prng);
+    let ms = median_ms as f64 * exp(sigma * z);
+    // Rounding a finite, clamped double to an integer is exact and portable.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let rounded = (ms.clamp(0.0, MS_MAX as f64) + 0.5) as u64;
+    rounded.min(MS_MAX)
+}
+
+/// Marsaglia's polar method: needs only `ln` and `sqrt` (IEEE-exact), no trigonometry.
+fn standard_normal(prng: &mut Prng) -> f64 {
+    loop {
+        let u = 2.0 * unit(prng) - 1.0;
+        let v = 2.0 * unit(prng) - 1.0;
+        let s = u * u + v * v;
+        if s > 0.0 && s < 1.0 {
+            return u * (-2.0 * ln(s) / s).sqrt();
+        }
+    }
+}
+
+/// A uniform double in [0, 1) from the top 53 bits.
+fn unit(prng: &mut Prng) -> f64 {
+    (prng.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
+}
+
+const LN_2: f64 = std::f64::consts::LN_2;
+
+/// Natural log by exponent split and the atanh series: only +, -, *, / on doubles, so the
+/// same bits natively and in wasm (libm's `ln` may differ in the last place).
+fn ln(x: f64) -> f64 {
+    if x <= 0.0 || !x.is_finite() {
+        return f64::NAN;
+    }
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64;
+    if exponent == 0 {
+        // Subnormal: scale into the normal range first.
+        return ln(x * 18_014_398_509_481_984.0) - 54.0 * LN_2;
+    }
+    let e = exponent - 1023;
+    let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000); // [1, 2)
+    let s = (m - 1.0) / (m + 1.0);
+    let s2 = s * s;
+    let mut term = s;
+    let mut sum = 0.0;
+    let mut k = 1.0;
+    while k < 60.0 {
+        sum += term / k;
+        term *= s2;
+        k += 2.0;
+    }
+    e as f64 * LN_2 + 2.0 * sum
+}
+
+/// e^x by range reduction to |r| <= ln2/2 and a Taylor series, exact-operation only.
+fn exp(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    if x > 700.0 {
+        return f64::INFINITY;
+    }
+    if x < -700.0 {
+        return 0.0;
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let k = (x / LN_2 + if x >= 0.0 { 0.5 } else { -0.5 }) as i64;
+    let r = x - k as f64 * LN_2;
+    let mut term = 1.0;
+    let mut sum = 1.0;
+    for n in 1..30 {
+        term = term * r / f64::from(n);
+        sum += term;
+    }
+    #[allow(clippy::cast_sign_loss)]
+    let scale = f64::from_bits(((k + 1023) as u64) << 52);
+    sum * scale
+}
+
+/// The tallies as one line (`ttl/fencing:trials,two,stale,wasted;...`): the cross-platform
+/// determinism tests compare this text natively and in the browser.
+pub fn fingerprint(points: &[Point]) -> String {
+    points
+        .iter()
+        .map(|p| {
+            let t = &p.tally;
+            let fencing = if p.fencing == Fencing::On { "on" } else { "off" };
+            format!(
+                "{}/{fencing}:{},{},{},{}",
+                p.ttl_ms, t.trials, t.two_holders, t.stale_accepted, t.wasted_ms
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Fencing, Params, RenewCheck, Run, Watchdog, exp, ln};
+
+    fn params(trials: u64) -> Params {
+        Params {
+            pause_median_ms: 2_000,
+            pause_p99_ms: 40_000,
+            work_ms: 1_000,
+            ttls_ms: vec![5_000, 30_000],
+            watchdog: Watchdog::Off,
+            trials,
+            seed: 7,
+        }
+    }
+
+    fn finish(mut run: Run) -> Run {
+        while !run.is_done() {
+            run.advance(10_000, 50);
+        }
+        run
+    }
+
+    #[test]
+    fn own_ln_and_exp_agree_with_std_closely() {
+        for x in [1e-9, 0.001, 0.5, 1.0, 2.0, 10.0, 12345.678, 1e300] {
+            assert!((ln(x) - x.ln()).abs() <= 1e-12 * x.ln().abs().max(1.0), "ln {x}");
+        }
+        for x in [-50.0, -1.0, 0.0, 0.3, 1.0, 5.5, 100.0] {
+            assert!((exp(x) - x.exp()).abs() <= 1e-12 * x.exp(), "exp {x}");
+        }
+    }
+
+    #[test]
+    fn fencing_removes_stale_writes_and_longer_ttls_make_overlap_rarer() {
+        let run = finish(Run::new(params(1_500)).unwrap());
+        let p = run.points();
+        let (short_off, short_on, long_off, long_on) = (&p[0], &p[1], &p[2], &p[3]);
+        assert_eq!((short_off.ttl_ms, short_off.fencing), (5_000, Fencing::Off));
+        // Same pauses, same overlaps: fencing does not prevent two holders...
+        assert_eq!(short_off.tally.two_holders, short_on.tally.two_holders);
+        assert!(short_off.tally.two_holders > 0);
+        // ...but without it the stale write lands, and with it none does.
+        assert!(short_off.tally.stale_accepted > 0);
+        assert_eq!(short_on.tally.stale_accepted, 0);
+        assert_eq!(long_on.tally.stale_accepted, 0);
+        assert!(short_on.tally.wasted_ms > 0, "a rejected write wastes the work");
+        assert!(long_off.tally.two_holders < short_off.tally.two_holders);
+        assert!(run.sim_runs < 4 * 1_500, "outcomes are memoised by pause");
+    }
+
+    #[test]
+    fn one_seed_gives_one_result_however_it_is_sliced() {
+        let whole = finish(Run::new(params(800)).unwrap());
+        let mut sliced = Run::new(params(800)).unwrap();
+        while !sliced.is_done() {
+            sliced.advance(7, 1);
+        }
+        assert_eq!(whole.points(), sliced.points());
+        let other = finish(Run::new(Params { seed: 8, ..params(800) }).unwrap());
+        assert_ne!(whole.points(), other.points());
+    }
+
+    #[test]
+    fn a_checked_watchdog_keeps_the_lease_through_long_work_but_not_through_a_pause() {
+        let mut p = params(600);
+        p.watchdog = Watchdog::On { interval_ms: 1_000, check: RenewCheck::Script };
+        p.work_ms = 20_000;
+        p.ttls_ms = vec![3_000];
+        let run = finish(Run::new(p).unwrap());
+        let unfenced = &run.points()[0].tally;
+        // The watchdog pauses with its process: long pauses still let B in.
+        assert!(unfenced.two_holders > 0);
+        assert!(unfenced.two_holders < unfenced.trials);
+    }
+
+    #[test]
+    fn bad_parameters_get_a_message() {
+        for bad in [
+            Params { ttls_ms: vec![], ..params(10) },
+            Params { trials: 0, ..params(10) },
+            Params { trials: 2_000_000, ..params(10) },
+            Params { pause_p99_ms: 10, ..params(10) },
+            Params { work_ms: 0, ..params(10) },
+        ] {
+            assert!(Run::new(bad).is_err());
+        }
+    }
+}

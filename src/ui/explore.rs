@@ -1,0 +1,353 @@
+//! The risk explorer page (`#/explore`): the form, a run split into slices (progress bar,
+//! cancel), and the results as a table and an SVG chart against TTL. The trials themselves
+//! are `explore::Run`'s; this file only schedules slices and draws.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::explore::{
+    Fencing, MS_MAX, Params, Point, RenewCheck, Run, TRIALS_MAX, TTLS_MAX, Tally, Watchdog,
+};
+use crate::ui::i18n::use_i18n;
+
+/// Work per slice: small enough that a slice stays far under 50 ms even when every trial
+/// needs a simulator run (about 0.1 ms each in wasm), large enough to finish quickly.
+const SLICE_TRIALS: u64 = 50_000;
+const SLICE_SIM_RUNS: u64 = 60;
+
+#[derive(Clone, PartialEq)]
+struct Form {
+    median: String,
+    p99: String,
+    work: String,
+    ttls: String,
+    watchdog: String,
+    interval: String,
+    trials: String,
+    seed: String,
+}
+
+impl Default for Form {
+    fn default() -> Form {
+        Form {
+            median: "2000".into(),
+            p99: "40000".into(),
+            work: "1000".into(),
+            ttls: "2000, 5000, 10000, 20000, 30000, 60000".into(),
+            watchdog: "off".into(),
+            interval: "10000".into(),
+            trials: "100000".into(),
+            seed: "1".into(),
+        }
+    }
+}
+
+fn number(text: &str, what: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{what}: expected a whole number, found “{}”", text.trim()))
+}
+
+impl Form {
+    fn params(&self) -> Result<Params, String> {
+        let ttls_ms = self
+            .ttls
+            .split(',')
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| number(t, "TTL"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let watchdog = match self.watchdog.as_str() {
+            "script" => Watchdog::On {
+                interval_ms: number(&self.interval, "interval")?,
+                check: RenewCheck::Script,
+            },
+            "bare" => Watchdog::On {
+                interval_ms: number(&self.interval, "interval")?,
+                check: RenewCheck::BarePexpire,
+            },
+            _ => Watchdog::Off,
+        };
+        Ok(Params {
+            pause_median_ms: number(&self.median, "median")?,
+            pause_p99_ms: number(&self.p99, "p99")?,
+            work_ms: number(&self.work, "work")?,
+            ttls_ms,
+            watchdog,
+            trials: number(&self.trials, "trials")?,
+            seed: number(&self.seed, "seed")?,
+        })
+    }
+}
+
+#[component]
+pub(crate) fn ExplorePage() -> Html {
+    let m = use_i18n();
+    let form = use_state(Form::default);
+    let error = use_state(|| None::<String>);
+    let run: Rc<RefCell<Option<Run>>> = use_mut_ref(|| None);
+    // Bumped to start a run; the effect below owns the slice loop for that generation.
+    let generation = use_state(|| 0u32);
+    let running = use_state(|| false);
+    let progress = use_state(|| (0u64, 0u64));
+    let snapshot = use_state(Vec::<Point>::new);
+    let cancelled = use_mut_ref(|| false);
+
+    {
+        let run = run.clone();
+        let running = running.clone();
+        let progress = progress.clone();
+        let snapshot = snapshot.clone();
+        let cancelled = cancelled.clone();
+        use_effect_with(*generation, move |generation| {
+            let active = Rc::new(RefCell::new(*generation > 0));
+            let stop = active.clone();
+            fn tick(
+                run: Rc<RefCell<Option<Run>>>,
+                active: Rc<RefCell<bool>>,
+                cancelled: Rc<RefCell<bool>>,
+                running: UseStateHandle<bool>,
+                progress: UseStateHandle<(u64, u64)>,
+                snapshot: UseStateHandle<Vec<Point>>,
+            ) {
+                if !*active.borrow() {
+                    return;
+                }
+                let finished = {
+                    let mut guard = run.borrow_mut();
+                    let Some(r) = guard.as_mut() else { return };
+                    if !*cancelled.borrow() {
+                        r.advance(SLICE_TRIALS, SLICE_SIM_RUNS);
+                    }
+                    progress.set(r.progress());
+                    snapshot.set(r.points().to_vec());
+                    r.is_done() || *cancelled.borrow()
+                };
+                if finished {
+                    running.set(false);
+                    return;
+                }
+                // A macrotask per slice, so input and painting run in between.
+                gloo_timers::callback::Timeout::new(0, move || {
+                    tick(run, active, cancelled, running, progress, snapshot)
+                })
+                .forget();
+            }
+            if *generation > 0 {
+                tick(run, active, cancelled, running, progress, snapshot);
+            }
+            move || {
+                *stop.borrow_mut() = false;
+            }
+        });
+    }
+
+    let on_run = {
+        let form = form.clone();
+        let error = error.clone();
+        let run = run.clone();
+        let generation = generation.clone();
+        let running = running.clone();
+        let cancelled = cancelled.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            match form.params().and_then(Run::new) {
+                Ok(new_run) => {
+                    *run.borrow_mut() = Some(new_run);
+                    *cancelled.borrow_mut() = false;
+                    error.set(None);
+                    running.set(true);
+                    generation.set(*generation + 1);
+                }
+                Err(message) => error.set(Some(message)),
+            }
+        })
+    };
+    let on_cancel = {
+        let cancelled = cancelled.clone();
+        Callback::from(move |_| *cancelled.borrow_mut() = true)
+    };
+    let field = |label: String, value: &str, test_id: &'static str, set: fn(&mut Form, String)| {
+        let form = form.clone();
+        let onchange = Callback::from(move |e: Event| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                let mut next = (*form).clone();
+                set(&mut next, input.value());
+                form.set(next);
+            }
+        });
+        html! {
+            <label>{ label }<input value={value.to_owned()} data-testid={test_id} {onchange} /></label>
+        }
+    };
+    let on_watchdog = {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                let mut next = (*form).clone();
+                next.watchdog = select.value();
+                form.set(next);
+            }
+        })
+    };
+    let (done, total) = *progress;
+    let percent = (done * 100).checked_div(total).unwrap_or(0);
+    html! {
+        <div class="explore" data-testid="explore">
+            <h1>{ m.t("explore.title") }</h1>
+            <p class="lede">{ m.t("explore.lede") }</p>
+            <form class="panel explore-form" onsubmit={on_run}>
+                { field(m.t("explore.median"), &form.median, "explore-median", |f, v| f.median = v) }
+                { field(m.t("explore.p99"), &form.p99, "explore-p99", |f, v| f.p99 = v) }
+                { field(m.t("explore.work"), &form.work, "explore-work", |f, v| f.work = v) }
+                { field(m.t("explore.ttls"), &form.ttls, "explore-ttls", |f, v| f.ttls = v) }
+                <label>{ m.t("explore.watchdog") }
+                    <select data-testid="explore-watchdog" onchange={on_watchdog}>
+                        <option value="off" selected={form.watchdog == "off"}>{ m.t("explore.watchdog_off") }</option>
+                        <option value="script" selected={form.watchdog == "script"}>{ m.t("explore.watchdog_script") }</option>
+                        <option value="bare" selected={form.watchdog == "bare"}>{ m.t("explore.watchdog_bare") }</option>
+                    </select>
+                </label>
+                { field(m.t("explore.interval"), &form.interval, "explore-interval", |f, v| f.interval = v) }
+                { field(m.t("explore.trials"), &form.trials, "explore-trials", |f, v| f.trials = v) }
+                { field(m.t("explore.seed"), &form.seed, "explore-seed", |f, v| f.seed = v) }
+                <p class="note">{ m.tf("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("ttls", &TTLS_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
+                <div class="editor-bar">
+                    <button class="primary" type="submit" data-testid="explore-run" disabled={*running}>{ m.t("explore.run") }</button>
+                    <button type="button" data-testid="explore-cancel" disabled={!*running} onclick={on_cancel}>{ m.t("explore.cancel") }</button>
+                </div>
+                if let Some(message) = &*error {
+                    <p class="field-error" role="alert" data-testid="explore-error">{ message }</p>
+                }
+            </form>
+            if total > 0 {
+                <div class="explore-progress">
+                    <progress max="100" value={percent.to_string()} data-testid="explore-progress" aria-label={m.t("explore.progress")}></progress>
+                    <span data-testid="explore-count">{ m.tf("explore.count", &[("done", &done.to_string()), ("total", &total.to_string())]) }</span>
+                </div>
+            }
+            if !snapshot.is_empty() {
+                <Chart points={(*snapshot).clone()} />
+                <Table points={(*snapshot).clone()} />
+            }
+            <p class="note">{ m.t("explore.model") }</p>
+        </div>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct PointsProps {
+    points: Vec<Point>,
+}
+
+/// "12.34 %" from parts per million, exactly.
+fn percent_text(count: u64, trials: u64) -> String {
+    let ppm = Tally::ppm(count, trials);
+    format!("{}.{:02} %", ppm / 10_000, (ppm % 10_000) / 100)
+}
+
+#[component]
+fn Table(props: &PointsProps) -> Html {
+    let m = use_i18n();
+    html! {
+        <table class="panel explore-table" data-testid="explore-table">
+            <thead><tr>
+                <th scope="col">{ m.t("explore.col.ttl") }</th>
+                <th scope="col">{ m.t("explore.col.fencing") }</th>
+                <th scope="col">{ m.t("explore.col.trials") }</th>
+                <th scope="col">{ m.t("explore.col.two") }</th>
+                <th scope="col">{ m.t("explore.col.stale") }</th>
+                <th scope="col">{ m.t("explore.col.wasted") }</th>
+            </tr></thead>
+            <tbody>
+                { for props.points.iter().map(|p| {
+                    let t = &p.tally;
+                    let wasted = t.wasted_ms.checked_div(t.trials).unwrap_or(0);
+                    html! {
+                        <tr data-testid="explore-row" data-ttl={p.ttl_ms.to_string()} data-fencing={if p.fencing == Fencing::On { "on" } else { "off" }}>
+                            <td>{ p.ttl_ms }</td>
+                            <td>{ if p.fencing == Fencing::On { m.t("explore.fenced") } else { m.t("explore.unfenced") } }</td>
+                            <td>{ t.trials }</td>
+                            <td>{ percent_text(t.two_holders, t.trials) }</td>
+                            <td data-testid="explore-stale">{ percent_text(t.stale_accepted, t.trials) }</td>
+                            <td>{ wasted }</td>
+                        </tr>
+                    }
+                }) }
+            </tbody>
+        </table>
+    }
+}
+
+/// Chart geometry in SVG units (integers, so the markup is the same everywhere).
+const W: i64 = 720;
+const H: i64 = 320;
+const LEFT: i64 = 64;
+const RIGHT: i64 = 24;
+const TOP: i64 = 20;
+const BOTTOM: i64 = 52;
+
+#[component]
+fn Chart(props: &PointsProps) -> Html {
+    let m = use_i18n();
+    let max_ttl = props.points.iter().map(|p| p.ttl_ms).max().unwrap_or(1).max(1);
+    let x = |ttl: u64| {
+        LEFT + i64::try_from(u128::from(ttl) * (W - LEFT - RIGHT) as u128 / u128::from(max_ttl))
+            .unwrap_or(0)
+    };
+    let y = |ppm: u64| {
+        TOP + (H - TOP - BOTTOM)
+            - i64::try_from(ppm.min(1_000_000) * (H - TOP - BOTTOM) as u64 / 1_000_000).unwrap_or(0)
+    };
+    let series = |fencing: Fencing, pick: fn(&Tally) -> u64| -> String {
+        props
+            .points
+            .iter()
+            .filter(|p| p.fencing == fencing && p.tally.trials > 0)
+            .map(|p| format!("{},{}", x(p.ttl_ms), y(Tally::ppm(pick(&p.tally), p.tally.trials))))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let lines = [
+        ("two", series(Fencing::Off, |t| t.two_holders), m.t("explore.legend.two")),
+        ("stale-off", series(Fencing::Off, |t| t.stale_accepted), m.t("explore.legend.stale_off")),
+        ("stale-on", series(Fencing::On, |t| t.stale_accepted), m.t("explore.legend.stale_on")),
+    ];
+    let y_ticks = [0u64, 250_000, 500_000, 750_000, 1_000_000];
+    // TTL labels, skipping any that would touch the previous one.
+    let mut x_labels: Vec<u64> = Vec::new();
+    for p in props.points.iter().filter(|p| p.fencing == Fencing::Off) {
+        if x_labels.last().is_none_or(|&last| x(p.ttl_ms) - x(last) >= 48) {
+            x_labels.push(p.ttl_ms);
+        }
+    }
+    html! {
+        <figure class="panel explore-chart">
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={m.t("explore.chart")} data-testid="explore-chart">
+                <line class="axis" x1={LEFT.to_string()} y1={(H - BOTTOM).to_string()} x2={(W - RIGHT).to_string()} y2={(H - BOTTOM).to_string()} />
+                <line class="axis" x1={LEFT.to_string()} y1={TOP.to_string()} x2={LEFT.to_string()} y2={(H - BOTTOM).to_string()} />
+                { for y_ticks.iter().map(|&t| html! {
+                    <g class="tick">
+                        <line class="grid" x1={LEFT.to_string()} y1={y(t).to_string()} x2={(W - RIGHT).to_string()} y2={y(t).to_string()} />
+                        <text x={(LEFT - 8).to_string()} y={(y(t) + 4).to_string()} text-anchor="end">{ format!("{} %", t / 10_000) }</text>
+                    </g>
+                }) }
+                { for x_labels.iter().map(|&ttl| html! {
+                    <text class="tick" x={x(ttl).to_string()} y={(H - BOTTOM + 18).to_string()} text-anchor="middle">{ ttl }</text>
+                }) }
+                <text class="axis-label" x={((LEFT + W - RIGHT) / 2).to_string()} y={(H - 10).to_string()} text-anchor="middle">{ m.t("explore.axis.ttl") }</text>
+                <text class="axis-label" x="14" y={((TOP + H - BOTTOM) / 2).to_string()} text-anchor="middle"
+                    transform={format!("rotate(-90 14 {})", (TOP + H - BOTTOM) / 2)}>{ m.t("explore.axis.p") }</text>
+                { for lines.iter().map(|(class, points, _)| html! {
+                    <polyline class={classes!("series", *class)} points={points.clone()} data-series={*class} />
+                }) }
+            </svg>
+            <figcaption class="legend">
+                { for lines.iter().map(|(class, _, label)| html! {
+                    <span class={classes!("key", *class)}>{ label.clone() }</span>
+                }) }
+            </figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,36 @@
+// The risk explorer in real Chromium: runs N trials per point, and reports the wall time,
+// the number of main-thread long tasks (> 50 ms) while it ran, and the longest one.
+// Usage: node tests/e2e/explore.cjs <app-url> <trials-per-point> [screenshot.png]
+const { chromium } = require('playwright-core');
+
+(async () => {
+  const [url, trials, shot] = process.argv.slice(2);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}#/explore`, { waitUntil: 'load' });
+  await page.waitForSelector('[data-testid=explore]');
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
+      .observe({ type: 'longtask', buffered: false });
+  });
+  await page.fill('[data-testid=explore-trials]', String(trials));
+  await page.dispatchEvent('[data-testid=explore-trials]', 'change');
+  const start = Date.now();
+  await page.click('[data-testid=explore-run]');
+  await page.waitForFunction(() => {
+    const c = document.querySelector('[data-testid=explore-count]');
+    if (!c) return false;
+    const [done, total] = c.textContent.match(/\d+/g).map(Number);
+    return total > 0 && done === total;
+  }, null, { timeout: 600000, polling: 200 });
+  const ms = Date.now() - start;
+  const tasks = await page.evaluate(() => window.longTasks);
+  const rows = await page.locator('[data-testid=explore-row]').count();
+  if (shot) await page.screenshot({ path: shot, fullPage: true });
+  console.log(`explorer: ${trials} trials x ${rows} points in ${ms} ms; long tasks (>50 ms): ${tasks.length}, longest ${Math.round(Math.max(0, ...tasks))} ms`);
+  if (errors.length) { console.error(errors.join('\n')); process.exitCode = 1; }
+  await browser.close();
+})().catch((e) => { console.error(e); process.exit(1); });

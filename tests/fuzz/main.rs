@@ -1,0 +1,396 @@
+//! Seeded fuzzing of everything that reads untrusted text: the scenario loader (and the
+//! simulator on whatever it accepts), links, the Redis and SQL consoles, stored quiz
+//! progress, inbound postMessage data and language packs. The property is "no panic";
+//! a panic prints the target, the case number, the seed and the input.
+//!
+//! `scripts/test` runs a short pass (FUZZ_CASES unset: 3,000 cases per target). The long
+//! run before resolving: `FUZZ_CASES=200000 cargo test --release --test fuzz` (7 targets,
+//! 1.4 million cases). `FUZZ_SEED=<n>` replays another seed.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use fencing_playground::catalogue::{self, codec, load};
+use fencing_playground::console::redis::RedisConsole;
+use fencing_playground::console::sql::{Session, SqlConsole, split_session};
+use fencing_playground::route::{Link, Payload, View};
+use fencing_playground::sim::prng::Prng;
+use fencing_playground::{embed, i18n, progress, sim};
+
+fn cases() -> u64 {
+    std::env::var("FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(3_000)
+}
+
+fn seed() -> u64 {
+    std::env::var("FUZZ_SEED").ok().and_then(|c| c.parse().ok()).unwrap_or(0x5EED_F022)
+}
+
+/// Runs `body` on `cases()` generated inputs; fails with the first panicking input.
+fn fuzz(target: &str, mut generate: impl FnMut(&mut Prng) -> String, body: impl Fn(&str)) {
+    let seed = seed();
+    let mut prng = Prng::new(seed ^ fnv(target));
+    let n = cases();
+    // The default panic hook stays: tests run in parallel and the hook is global.
+    let mut failure = None;
+    for case in 0..n {
+        let input = generate(&mut prng);
+        if std::env::var("FUZZ_TRACE").is_ok() {
+            eprintln!("{target} {case}: {input:?}");
+        }
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| body(&input))) {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            failure = Some(format!(
+                "{target}: case {case} (FUZZ_SEED={seed}) panicked: {message}\ninput: {input:?}"
+            ));
+            break;
+        }
+    }
+    if let Some(failure) = failure {
+        panic!("{failure}");
+    }
+    println!("fuzz {target}: {n} cases, no panic (FUZZ_SEED={seed})");
+}
+
+fn fnv(text: &str) -> u64 {
+    text.bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn pick<'a>(prng: &mut Prng, items: &[&'a str]) -> &'a str {
+    items[prng.below(items.len() as u64) as usize]
+}
+
+/// Pieces that break parsers: numbers at and past every limit, escapes, nesting, NUL,
+/// multi-byte characters, and the grammar's own punctuation.
+const NASTY: &[&str] = &[
+    "-1",
+    "0",
+    "1e999",
+    "18446744073709551615",
+    "18446744073709551616",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "2147483648",
+    "\"",
+    "\\",
+    "\\u0000",
+    "\\ud800",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "null",
+    "true",
+    "''",
+    "'",
+    ";",
+    "(",
+    ")",
+    "%",
+    "%zz",
+    "%00",
+    "&",
+    "=",
+    "?",
+    "#",
+    "é",
+    "字",
+    "\u{0}",
+    "\n",
+    "\t",
+    " ",
+    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+    "{\"a\":",
+    "\"\\x",
+    "0x10",
+];
+
+/// Mutates `base` with one to four random edits.
+fn mutate(prng: &mut Prng, base: &str) -> String {
+    let mut bytes = base.as_bytes().to_vec();
+    for _ in 0..1 + prng.below(4) {
+        let at = if bytes.is_empty() { 0 } else { prng.below(bytes.len() as u64 + 1) as usize };
+        match prng.below(6) {
+            0 => bytes.truncate(at),
+            1 => {
+                let end = (at + 1 + prng.below(40) as usize).min(bytes.len());
+                if at < end {
+                    bytes.drain(at..end);
+                }
+            }
+            2 => {
+                let piece = pick(prng, NASTY).as_bytes().to_vec();
+                bytes.splice(at..at, piece);
+            }
+            3 => {
+                if at < bytes.len() {
+                    bytes[at] = 32 + prng.below(95) as u8;
+                }
+            }
+            4 => {
+                let end = (at + 1 + prng.below(60) as usize).min(bytes.len());
+                let copy = bytes[at.min(end)..end].to_vec();
+                bytes.splice(at..at, copy);
+            }
+            _ => {
+                let digits = prng.next_u64().to_string();
+                bytes.splice(at..at, digits.bytes());
+            }
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[test]
+fn the_scenario_loader_and_the_simulator_never_panic() {
+    let texts: Vec<String> =
+        catalogue::all().iter().map(|s| codec::write_scenario(s).pretty()).collect();
+    fuzz(
+        "loader",
+        |prng| {
+            let base = &texts[prng.below(texts.len() as u64) as usize];
+            mutate(prng, base)
+        },
+        |text| {
+            if let Ok(scenario) = load::parse_scenario(text) {
+                // Whatever the loader accepts must simulate within its limits.
+                let trace = sim::run(&scenario);
+                let _ = sim::render::render(&trace);
+            }
+        },
+    );
+}
+
+#[test]
+fn links_never_panic_and_their_payloads_load_safely() {
+    let scenario = catalogue::find("gc-pause-fenced").expect("built-in");
+    let json = codec::write_scenario(&scenario).compact();
+    let bases = [
+        "#/".to_owned(),
+        "#/s/gc-pause-fenced?v=1&t=4&whatif=ttl_ms:5000,fencing:off&lang=vi".to_owned(),
+        "#/quiz?v=1&embed=1&origins=https%3A%2F%2Fexample.org".to_owned(),
+        Link::to(View::Custom { payload: Payload::Json(json) }).to_hash(),
+        "#/compare/gc-pause-fenced?v=1".to_owned(),
+    ];
+    fuzz(
+        "links",
+        |prng| {
+            let base = &bases[prng.below(bases.len() as u64) as usize];
+            mutate(prng, base)
+        },
+        |hash| {
+            let link = Link::parse(hash);
+            let printed = link.to_hash();
+            // What we print, we read back the same (an unreadable link prints as home).
+            if !matches!(link.view, View::Invalid { .. }) {
+                assert_eq!(Link::parse(&printed), link, "{printed}");
+            }
+            if let View::Custom { payload: Payload::Json(text) } = &link.view {
+                let _ = load::parse_scenario(text);
+            }
+        },
+    );
+}
+
+const REDIS_WORDS: &[&str] = &[
+    "SET",
+    "GET",
+    "DEL",
+    "EXISTS",
+    "INCR",
+    "PEXPIRE",
+    "PTTL",
+    "EVAL",
+    "EVALSHA",
+    "ADVANCE",
+    "WAIT",
+    "NX",
+    "XX",
+    "PX",
+    "EX",
+    "PXAT",
+    "EXAT",
+    "GET",
+    "KEEPTTL",
+    "<acquire>",
+    "<release>",
+    "<renew>",
+    "lock",
+    "fence",
+    "1",
+    "2",
+    "30000",
+    "\"a b\"",
+    "'x'",
+    "\"\\x41\"",
+    "\"unterminated",
+    "FLUSHALL",
+];
+
+#[test]
+fn the_redis_console_never_panics() {
+    fuzz(
+        "redis",
+        |prng| {
+            let mut lines = Vec::new();
+            for _ in 0..1 + prng.below(6) {
+                let mut line = String::new();
+                for _ in 0..prng.below(8) {
+                    let word = if prng.below(5) == 0 {
+                        pick(prng, NASTY)
+                    } else {
+                        pick(prng, REDIS_WORDS)
+                    };
+                    line.push_str(word);
+                    line.push(' ');
+                }
+                lines.push(if prng.below(4) == 0 { mutate(prng, &line) } else { line });
+            }
+            lines.join("\n")
+        },
+        |input| {
+            let mut console = RedisConsole::new(1_000);
+            for line in input.lines() {
+                let _ = console.run_line(line);
+            }
+        },
+    );
+}
+
+const SQL_WORDS: &[&str] = &[
+    "CREATE",
+    "TABLE",
+    "t",
+    "orders",
+    "(",
+    ")",
+    "id",
+    "integer",
+    "bigint",
+    "text",
+    "varchar(3)",
+    "boolean",
+    "PRIMARY",
+    "KEY",
+    "NOT",
+    "NULL",
+    "DEFAULT",
+    "INSERT",
+    "INTO",
+    "VALUES",
+    "SELECT",
+    "*",
+    "FROM",
+    "WHERE",
+    "AND",
+    "OR",
+    "=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "<>",
+    "+",
+    "-",
+    "FOR",
+    "UPDATE",
+    "SET",
+    "ORDER",
+    "BY",
+    "DESC",
+    "BEGIN",
+    "COMMIT",
+    "ROLLBACK",
+    "IS",
+    "1",
+    "'a'",
+    "2147483647",
+    "9223372036854775807",
+    ",",
+    ";",
+    "last_fence",
+    "status",
+    "v",
+];
+
+const SQL_SETUP: &str = "CREATE TABLE t (id integer PRIMARY KEY, v bigint, s text);\nINSERT INTO t VALUES (1, 5, 'a'), (2, NULL, 'b');";
+
+#[test]
+fn the_sql_console_never_panics() {
+    fuzz(
+        "sql",
+        |prng| {
+            let mut lines = vec![SQL_SETUP.to_owned()];
+            for _ in 0..1 + prng.below(8) {
+                let mut line = String::from(if prng.below(2) == 0 { "A: " } else { "B: " });
+                for _ in 0..1 + prng.below(12) {
+                    let word =
+                        if prng.below(6) == 0 { pick(prng, NASTY) } else { pick(prng, SQL_WORDS) };
+                    line.push_str(word);
+                    line.push(' ');
+                }
+                lines.push(if prng.below(4) == 0 { mutate(prng, &line) } else { line });
+            }
+            lines.join("\n")
+        },
+        |input| {
+            let mut console = SqlConsole::new();
+            for line in input.lines() {
+                let (session, sql) = split_session(line);
+                let _ = console.run(session, sql);
+            }
+            // Both sessions can always be ended.
+            let _ = console.run(Session::A, "ROLLBACK");
+            let _ = console.run(Session::B, "ROLLBACK");
+        },
+    );
+}
+
+#[test]
+fn stored_progress_embed_messages_and_language_packs_never_panic() {
+    let progress_base = {
+        let mut p = progress::Progress::default();
+        p.record("q-gc-pause", true);
+        p.record("q-failover", false);
+        p.to_text()
+    };
+    fuzz(
+        "progress",
+        |prng| mutate(prng, &progress_base),
+        |text| {
+            let _ = progress::Progress::read(Some(text));
+        },
+    );
+    let embed_bases = [
+        r#"{"protocol":"fencing-playground","version":1,"type":"seek","t_ms":40000}"#,
+        r#"{"protocol":"fencing-playground","version":1,"type":"load-scenario","id":"gc-pause-fenced"}"#,
+        r#"{"protocol":"fencing-playground","version":1,"type":"play"}"#,
+    ];
+    fuzz(
+        "embed",
+        |prng| {
+            let base = pick(prng, &embed_bases);
+            mutate(prng, base)
+        },
+        |text| {
+            let _ = embed::parse_inbound(text);
+        },
+    );
+    let pack = include_str!("../../static/i18n/vi.json");
+    let short: String = pack.chars().take(3_000).collect::<String>() + "\n}";
+    fuzz(
+        "language-pack",
+        |prng| mutate(prng, &short),
+        |text| {
+            if let Ok(pack) = i18n::parse_pack(text) {
+                let messages = i18n::Messages::with_pack(i18n::Lang::Vi, pack);
+                let _ = messages.tf("sandbox.worker", &[("name", "A")]);
+            }
+        },
+    );
+}

@@ -1,0 +1,28 @@
+//! The explorer's numbers for one seed, pinned: the browser test `tests/ui/explore.rs`
+//! pins the same text, so native and wasm agree bit for bit.
+
+use fencing_playground::explore::{Params, Run, Watchdog, fingerprint};
+
+fn pinned_params() -> Params {
+    Params {
+        pause_median_ms: 2_000,
+        pause_p99_ms: 40_000,
+        work_ms: 1_000,
+        ttls_ms: vec![2_000, 30_000],
+        watchdog: Watchdog::Off,
+        trials: 500,
+        seed: 42,
+    }
+}
+
+#[test]
+fn the_explorer_gives_the_pinned_numbers_for_seed_42() {
+    let mut run = Run::new(pinned_params()).expect("valid parameters");
+    while !run.is_done() {
+        run.advance(1_000, 100);
+    }
+    assert_eq!(fingerprint(run.points()), PINNED);
+}
+
+const PINNED: &str =
+    "2000/off:500,351,241,0;2000/on:500,351,0,241000;30000/off:500,13,11,0;30000/on:500,13,0,11000";

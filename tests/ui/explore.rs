@@ -1,0 +1,68 @@
+//! The risk explorer page: a small seeded run finishes, fills the table and the chart, and
+//! shows fencing's effect; bad parameters get a message.
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::{click, find, find_all, mount_at, set_change, settle, text};
+
+#[wasm_bindgen_test]
+async fn a_small_run_fills_the_table_and_the_chart() {
+    let root = mount_at("#/explore").await;
+    set_change(&root, "explore-trials", "300").await;
+    set_change(&root, "explore-ttls", "2000, 30000").await;
+    click(&root, "explore-run").await;
+    for _ in 0..200 {
+        if find(&root, "explore-count").is_some_and(|c| text(&c).starts_with("1200 of 1200")) {
+            break;
+        }
+        settle().await;
+    }
+    assert_eq!(text(&find(&root, "explore-count").expect("progress")), "1200 of 1200 trials");
+    let rows = find_all(&root, "explore-row");
+    assert_eq!(rows.len(), 4, "two TTLs, each without and with fencing");
+    for row in &rows {
+        let stale = text(&row.query_selector("[data-testid='explore-stale']").unwrap().unwrap());
+        if row.get_attribute("data-fencing").as_deref() == Some("on") {
+            assert_eq!(stale, "0.00 %", "fencing stops every stale write");
+        }
+    }
+    let short_unfenced = &rows[0];
+    let stale =
+        text(&short_unfenced.query_selector("[data-testid='explore-stale']").unwrap().unwrap());
+    assert_ne!(stale, "0.00 %", "a 2 s TTL against 2 s pauses lets stale writes through");
+    let chart = find(&root, "explore-chart").expect("the chart");
+    assert_eq!(chart.query_selector_all("polyline").unwrap().length(), 3);
+}
+
+#[wasm_bindgen_test]
+async fn bad_parameters_get_a_message_not_a_run() {
+    let root = mount_at("#/explore").await;
+    set_change(&root, "explore-trials", "lots").await;
+    click(&root, "explore-run").await;
+    let error = text(&find(&root, "explore-error").expect("an error"));
+    assert!(error.contains("trials"), "{error}");
+    assert!(find(&root, "explore-count").is_none());
+}
+
+#[wasm_bindgen_test]
+fn the_explorer_gives_the_same_numbers_as_natively() {
+    // The same parameters and pinned text as tests/sim/explore_fp.rs.
+    use fencing_playground::explore::{Params, Run, Watchdog, fingerprint};
+    let params = Params {
+        pause_median_ms: 2_000,
+        pause_p99_ms: 40_000,
+        work_ms: 1_000,
+        ttls_ms: vec![2_000, 30_000],
+        watchdog: Watchdog::Off,
+        trials: 500,
+        seed: 42,
+    };
+    let mut run = Run::new(params).expect("valid parameters");
+    while !run.is_done() {
+        run.advance(1_000, 100);
+    }
+    assert_eq!(
+        fingerprint(run.points()),
+        "2000/off:500,351,241,0;2000/on:500,351,0,241000;30000/off:500,13,11,0;30000/on:500,13,0,11000"
+    );
+}
