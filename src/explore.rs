@@ -336,6 +336,20 @@ fn exp(x: f64) -> f64 {
     sum * scale
 }
 
+/// The parameters whose numbers the determinism tests pin (natively and in the browser).
+#[doc(hidden)]
+pub fn pinned_example() -> Params {
+    Params {
+        pause_median_ms: 2_000,
+        pause_p99_ms: 40_000,
+        work_ms: 1_000,
+        ttls_ms: vec![2_000, 30_000],
+        watchdog: Watchdog::Off,
+        trials: 500,
+        seed: 42,
+    }
+}
+
 /// The tallies as one line (`ttl/fencing:trials,two,stale,wasted;...`): the cross-platform
 /// determinism tests compare this text natively and in the browser.
 pub fn fingerprint(points: &[Point]) -> String {

@@ -1,7 +1,31 @@
-//! Conformance: the model against real Redis 7 (and later PostgreSQL 15), line by line.
-//! Needs servers: `scripts/test` starts them and sets REDIS_PORT; run alone with
-//! `REDIS_PORT=6390 cargo test --test conformance`. Not part of a plain `cargo test`.
+//! Conformance: the model against real Redis 7 and PostgreSQL 15, line by line.
+//! Needs servers: `scripts/test` starts them and sets REDIS_PORT and PG_PORT; run alone with
+//! `REDIS_PORT=6390 PG_PORT=5432 cargo test --test conformance`. Not part of a plain
+//! `cargo test`.
+
+use std::path::{Path, PathBuf};
 
 mod redis;
 mod resp;
 mod sql;
+
+/// The scripts of one corpus folder, sorted by name, each as its non-blank lines without
+/// comment lines (those starting with `comment`).
+pub(crate) fn corpus(folder: &str, comment: &str) -> Vec<(PathBuf, Vec<String>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance").join(folder);
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let lines = text
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with(comment))
+                .map(str::to_owned)
+                .collect();
+            (path, lines)
+        })
+        .collect()
+}

@@ -1,7 +1,6 @@
 //! Redis: the curated corpus (tests/conformance/redis/*.redis), the redis-cli formatting
 //! check, and a seeded differential fuzzer.
 
-use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 use fencing_playground::console::redis::{RedisConsole, split_args};
@@ -115,29 +114,10 @@ fn for_console(args: &[String]) -> Vec<String> {
         .collect()
 }
 
-fn corpus() -> Vec<(PathBuf, Vec<String>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/redis");
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let lines = text
-                .lines()
-                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-                .map(str::to_owned)
-                .collect();
-            (path, lines)
-        })
-        .collect()
-}
-
 #[test]
 fn the_redis_corpus_matches_a_real_server_line_by_line() {
     let mut conn = Conn::connect(port(), DB_CORPUS);
-    let corpus = corpus();
+    let corpus = crate::corpus("redis", "#");
     assert!(corpus.len() >= 40, "only {} scripts", corpus.len());
     let mut failures = Vec::new();
     let mut compared = 0;

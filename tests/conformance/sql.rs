@@ -9,7 +9,6 @@
 //! lines are not modelled (terse verbosity prints neither).
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
@@ -184,29 +183,10 @@ fn run_both(port: u16, name: &str, lines: &[String]) -> Result<usize, String> {
     Ok(compared)
 }
 
-fn corpus() -> Vec<(PathBuf, Vec<String>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/sql");
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let lines = text
-                .lines()
-                .filter(|l| !l.trim().is_empty() && !l.starts_with("--"))
-                .map(str::to_owned)
-                .collect();
-            (path, lines)
-        })
-        .collect()
-}
-
 #[test]
 fn the_sql_corpus_matches_postgresql_line_by_line() {
     let port = pg_port();
-    let corpus = corpus();
+    let corpus = crate::corpus("sql", "--");
     assert!(corpus.len() >= 25, "only {} scripts", corpus.len());
     let mut failures = Vec::new();
     let mut compared = 0;

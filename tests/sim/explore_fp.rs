@@ -1,23 +1,11 @@
 //! The explorer's numbers for one seed, pinned: the browser test `tests/ui/explore.rs`
 //! pins the same text, so native and wasm agree bit for bit.
 
-use fencing_playground::explore::{Params, Run, Watchdog, fingerprint};
-
-fn pinned_params() -> Params {
-    Params {
-        pause_median_ms: 2_000,
-        pause_p99_ms: 40_000,
-        work_ms: 1_000,
-        ttls_ms: vec![2_000, 30_000],
-        watchdog: Watchdog::Off,
-        trials: 500,
-        seed: 42,
-    }
-}
+use fencing_playground::explore::{Run, fingerprint, pinned_example};
 
 #[test]
 fn the_explorer_gives_the_pinned_numbers_for_seed_42() {
-    let mut run = Run::new(pinned_params()).expect("valid parameters");
+    let mut run = Run::new(pinned_example()).expect("valid parameters");
     while !run.is_done() {
         run.advance(1_000, 100);
     }

@@ -47,17 +47,8 @@ async fn bad_parameters_get_a_message_not_a_run() {
 #[wasm_bindgen_test]
 fn the_explorer_gives_the_same_numbers_as_natively() {
     // The same parameters and pinned text as tests/sim/explore_fp.rs.
-    use fencing_playground::explore::{Params, Run, Watchdog, fingerprint};
-    let params = Params {
-        pause_median_ms: 2_000,
-        pause_p99_ms: 40_000,
-        work_ms: 1_000,
-        ttls_ms: vec![2_000, 30_000],
-        watchdog: Watchdog::Off,
-        trials: 500,
-        seed: 42,
-    };
-    let mut run = Run::new(params).expect("valid parameters");
+    use fencing_playground::explore::{Run, fingerprint, pinned_example};
+    let mut run = Run::new(pinned_example()).expect("valid parameters");
     while !run.is_done() {
         run.advance(1_000, 100);
     }
