@@ -4,8 +4,8 @@
 //! its float maths uses only IEEE-exact operations so one seed gives one result everywhere.
 //!
 //! A trial: A acquires with the TTL, starts its work, and 50 ms in stops for a pause drawn
-//! from a log-normal (median and p99); B asks for the lock every 100 ms from t = 100 ms,
-//! then does the same work; both write and release. The outcome depends on the pause only,
+//! from a log-normal (median and p99); B asks for the lock every 100 ms (from one poll
+//! before A's lease would end), then does the same work; both write and release. The outcome depends on the pause only,
 //! so outcomes are memoised by pause length: a million trials cost one simulator run per
 //! distinct pause, not per trial.
 
@@ -211,6 +211,9 @@ fn trial_scenario(params: &Params, ttl_ms: u64, fencing: Fencing) -> Result<Scen
         Fencing::On => ("fenced", "lt"),
     };
     let work = params.work_ms;
+    // B polls every 100 ms on the grid 100, 200, 300 ... ms, starting one tick before A's
+    // lease would run out: earlier polls are all denied and change nothing but the cost.
+    let b_start_ms = 100 * (ttl_ms / 100).saturating_sub(1).max(1);
     // Long enough for the longest pause we draw plus both critical sections.
     let until_ms = MS_MAX * 2 + 4 * (work + ttl_ms);
     let attempts = (until_ms / 100).min(u64::from(u32::MAX));
@@ -221,7 +224,7 @@ fn trial_scenario(params: &Params, ttl_ms: u64, fencing: Fencing) -> Result<Scen
   "sql":{{"order_id":42,"amount":100,"guard":"{guard}"}},
   "workers":[
     {{"name":"A","start_ms":0,"program":[{{"do":"acquire","ttl_ms":{ttl_ms}}},{watchdog}{{"do":"compute","ms":{work}}},{{"do":"write","how":"{how}","status":"paid"}},{{"do":"release"}}]}},
-    {{"name":"B","start_ms":100,"program":[{{"do":"acquire","ttl_ms":{ttl_ms},"retry_every_ms":100,"attempts":{attempts}}},{watchdog}{{"do":"compute","ms":{work}}},{{"do":"write","how":"{how}","status":"shipped"}},{{"do":"release"}}]}}
+    {{"name":"B","start_ms":{b_start_ms},"program":[{{"do":"acquire","ttl_ms":{ttl_ms},"retry_every_ms":100,"attempts":{attempts}}},{watchdog}{{"do":"compute","ms":{work}}},{{"do":"write","how":"{how}","status":"shipped"}},{{"do":"release"}}]}}
   ],
   "faults":[{{"fault":"pause","worker":"A","at_ms":50,"pause_ms":1}}]}}"#
     );

@@ -9,13 +9,16 @@ use std::process::ExitCode;
 use fencing_playground::catalogue::{self, load};
 use fencing_playground::console::redis::RedisConsole;
 use fencing_playground::console::sql::{self, SqlConsole};
-use fencing_playground::{export, quiz, sim};
+use fencing_playground::{explore, export, quiz, sim};
 
 const USAGE: &str = "usage:
   fence list                                   the built-in scenarios
   fence run <id | file.json> [--seed N] [--format text|json]
   fence check <file.json>                      validate a scenario file
   fence quiz --verify                          check every quiz answer against the simulator
+  fence explore [--trials N] [--ttls 5000,30000] [--median MS] [--p99 MS] [--work MS]
+                [--watchdog off|script|bare] [--interval MS] [--seed N]
+                                               the risk explorer's Monte Carlo, as a table
   fence redis                                  a Redis console on the model: lines from stdin,
                                                replies as redis-cli --no-raw (ADVANCE <ms> moves time)
   fence sql                                    a SQL console on the model: statements from stdin,
@@ -90,6 +93,83 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             }
             println!("quiz: {} passed, {failed} failed", bank.questions.len() - failed);
             Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Some("explore") => {
+            let mut params = explore::Params {
+                pause_median_ms: 2_000,
+                pause_p99_ms: 40_000,
+                work_ms: 1_000,
+                ttls_ms: vec![2_000, 5_000, 10_000, 20_000, 30_000, 60_000],
+                watchdog: explore::Watchdog::Off,
+                trials: 10_000,
+                seed: 1,
+            };
+            let mut watchdog = "off".to_owned();
+            let mut interval_ms = 10_000;
+            let mut rest = args[1..].iter();
+            while let Some(flag) = rest.next() {
+                let value = rest.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+                let number = || {
+                    value
+                        .parse::<u64>()
+                        .map_err(|_| format!("{flag} takes a whole number, not '{value}'"))
+                };
+                match flag.as_str() {
+                    "--trials" => params.trials = number()?,
+                    "--median" => params.pause_median_ms = number()?,
+                    "--p99" => params.pause_p99_ms = number()?,
+                    "--work" => params.work_ms = number()?,
+                    "--seed" => params.seed = number()?,
+                    "--interval" => interval_ms = number()?,
+                    "--watchdog" => watchdog.clone_from(value),
+                    "--ttls" => {
+                        params.ttls_ms = value
+                            .split(',')
+                            .map(|t| {
+                                t.trim()
+                                    .parse()
+                                    .map_err(|_| format!("--ttls takes numbers, not '{t}'"))
+                            })
+                            .collect::<Result<_, _>>()?;
+                    }
+                    _ => return Err(format!("unknown option {flag}\n{USAGE}")),
+                }
+            }
+            params.watchdog = match watchdog.as_str() {
+                "off" => explore::Watchdog::Off,
+                "script" => {
+                    explore::Watchdog::On { interval_ms, check: explore::RenewCheck::Script }
+                }
+                "bare" => {
+                    explore::Watchdog::On { interval_ms, check: explore::RenewCheck::BarePexpire }
+                }
+                other => return Err(format!("--watchdog is off, script or bare, not '{other}'")),
+            };
+            let mut run = explore::Run::new(params)?;
+            while !run.is_done() {
+                run.advance(u64::MAX, u64::MAX);
+            }
+            println!(
+                "{:>8}  {:<9} {:>9} {:>12} {:>12} {:>12}",
+                "ttl_ms", "writes", "trials", "two_holders", "stale_write", "wasted_ms"
+            );
+            for p in run.points() {
+                let t = &p.tally;
+                let ppm = |c| explore::Tally::ppm(c, t.trials);
+                let pct = |c| format!("{}.{:04}%", ppm(c) / 10_000, ppm(c) % 10_000);
+                let fencing = if p.fencing == explore::Fencing::On { "fenced" } else { "unfenced" };
+                println!(
+                    "{:>8}  {:<9} {:>9} {:>12} {:>12} {:>12}",
+                    p.ttl_ms,
+                    fencing,
+                    t.trials,
+                    pct(t.two_holders),
+                    pct(t.stale_accepted),
+                    t.wasted_ms.checked_div(t.trials).unwrap_or(0)
+                );
+            }
+            println!("simulator runs: {} (one per distinct pause per point)", run.sim_runs);
+            Ok(ExitCode::SUCCESS)
         }
         Some("redis") if args.len() == 1 => {
             let mut console = RedisConsole::new(0);

@@ -12,10 +12,16 @@ use crate::explore::{
 };
 use crate::ui::i18n::use_i18n;
 
-/// Work per slice: small enough that a slice stays far under 50 ms even when every trial
-/// needs a simulator run (about 0.1 ms each in wasm), large enough to finish quickly.
-const SLICE_TRIALS: u64 = 50_000;
-const SLICE_SIM_RUNS: u64 = 60;
+/// A slice works in chunks until this much time has passed, then yields to the browser, so
+/// no task comes near 50 ms on a slow machine and a fast one is not held back. The time is
+/// the shell's to read; the core only ever sees chunk sizes.
+const SLICE_BUDGET_MS: f64 = 20.0;
+const CHUNK_TRIALS: u64 = 2_000;
+const CHUNK_SIM_RUNS: u64 = 8;
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
 
 #[derive(Clone, PartialEq)]
 struct Form {
@@ -117,8 +123,10 @@ pub(crate) fn ExplorePage() -> Html {
                 let finished = {
                     let mut guard = run.borrow_mut();
                     let Some(r) = guard.as_mut() else { return };
-                    if !*cancelled.borrow() {
-                        r.advance(SLICE_TRIALS, SLICE_SIM_RUNS);
+                    let start = now_ms();
+                    while !*cancelled.borrow() && !r.is_done() && now_ms() - start < SLICE_BUDGET_MS
+                    {
+                        r.advance(CHUNK_TRIALS, CHUNK_SIM_RUNS);
                     }
                     progress.set(r.progress());
                     snapshot.set(r.points().to_vec());
@@ -135,7 +143,11 @@ pub(crate) fn ExplorePage() -> Html {
                 .forget();
             }
             if *generation > 0 {
-                tick(run, active, cancelled, running, progress, snapshot);
+                // Not in this task: it already holds the click, Run::new and a render.
+                gloo_timers::callback::Timeout::new(0, move || {
+                    tick(run, active, cancelled, running, progress, snapshot)
+                })
+                .forget();
             }
             move || {
                 *stop.borrow_mut() = false;

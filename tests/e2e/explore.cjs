@@ -13,12 +13,13 @@ const { chromium } = require('playwright-core');
   await page.waitForSelector('[data-testid=explore]');
   await page.evaluate(() => {
     window.longTasks = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push({ at: Math.round(e.startTime - (window.runStart || 0)), ms: Math.round(e.duration) }); })
       .observe({ type: 'longtask', buffered: false });
   });
   await page.fill('[data-testid=explore-trials]', String(trials));
   await page.dispatchEvent('[data-testid=explore-trials]', 'change');
   const start = Date.now();
+  await page.evaluate(() => { window.runStart = performance.now(); });
   await page.click('[data-testid=explore-run]');
   await page.waitForFunction(() => {
     const c = document.querySelector('[data-testid=explore-count]');
@@ -30,7 +31,7 @@ const { chromium } = require('playwright-core');
   const tasks = await page.evaluate(() => window.longTasks);
   const rows = await page.locator('[data-testid=explore-row]').count();
   if (shot) await page.screenshot({ path: shot, fullPage: true });
-  console.log(`explorer: ${trials} trials x ${rows} points in ${ms} ms; long tasks (>50 ms): ${tasks.length}, longest ${Math.round(Math.max(0, ...tasks))} ms`);
+  console.log(`explorer: ${trials} trials x ${rows} points in ${ms} ms; long tasks (>50 ms): ${tasks.length}, longest ${Math.max(0, ...tasks.map((t) => t.ms))} ms${tasks.length ? ` (at ${tasks.map((t) => t.at).join(', ')} ms after Run)` : ''}`);
   if (errors.length) { console.error(errors.join('\n')); process.exitCode = 1; }
   await browser.close();
 })().catch((e) => { console.error(e); process.exit(1); });

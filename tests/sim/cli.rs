@@ -133,3 +133,22 @@ fn sql_console_runs_two_sessions_and_multi_line_statements() {
          B: ERROR:  DROP is not supported here; this console runs CREATE TABLE, INSERT, SELECT, UPDATE, BEGIN, COMMIT and ROLLBACK\n"
     );
 }
+
+#[test]
+fn explore_prints_the_same_numbers_as_the_page() {
+    // The pinned example of tests/sim/explore_fp.rs: 351 and 241 of 500 trials at 2 s.
+    let output = fence(&["explore", "--trials", "500", "--ttls", "2000,30000", "--seed", "42"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("    2000  unfenced        500     70.2000%     48.2000%            0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    2000  fenced          500     70.2000%      0.0000%          482"),
+        "{text}"
+    );
+    let bad = fence(&["explore", "--watchdog", "sometimes"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("off, script or bare"));
+}
