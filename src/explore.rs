@@ -1,5 +1,6 @@
 //! The risk explorer's Monte Carlo core: seeded trials of a two-worker lease-lock workload,
-//! each run through the real simulator, summarised per TTL with and without fencing.
+//! each run through the real simulator, summarised per axis value (TTL, work time or
+//! watchdog interval) with and without fencing.
 //! Pure and resumable (the shell calls `advance` in slices); it must not read a clock, and
 //! its float maths uses only IEEE-exact operations so one seed gives one result everywhere.
 //!
@@ -22,12 +23,24 @@ pub struct Params {
     pub pause_median_ms: u64,
     pub pause_p99_ms: u64,
     pub work_ms: u64,
-    /// The x axis: one point per TTL, in this order.
-    pub ttls_ms: Vec<u64>,
+    /// The lease TTL, unless the axis varies it.
+    pub ttl_ms: u64,
+    /// What the x axis varies, and its values (one point per value, in this order).
+    pub axis: Axis,
+    pub values: Vec<u64>,
     pub watchdog: Watchdog,
     /// Trials per point (each TTL is two points: without and with fencing).
     pub trials: u64,
     pub seed: u64,
+}
+
+/// The parameter on the x axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axis {
+    TtlMs,
+    WorkMs,
+    /// Needs the watchdog on.
+    WatchdogIntervalMs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +64,7 @@ pub enum Fencing {
 
 /// Limits that keep a run bounded (the form says them too).
 pub const TRIALS_MAX: u64 = 1_000_000;
-pub const TTLS_MAX: usize = 12;
+pub const VALUES_MAX: usize = 12;
 pub const MS_MAX: u64 = 600_000;
 
 /// One point's tallies.
@@ -75,7 +88,8 @@ impl Tally {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Point {
-    pub ttl_ms: u64,
+    /// The axis value of this point.
+    pub x: u64,
     pub fencing: Fencing,
     pub tally: Tally,
 }
@@ -87,6 +101,7 @@ pub struct Run {
     points: Vec<Point>,
     /// Per point: the scenario template and the outcome of each pause length seen.
     templates: Vec<Scenario>,
+    works_ms: Vec<u64>,
     memo: Vec<BTreeMap<u64, Outcome>>,
     prngs: Vec<Prng>,
     sigma: f64,
@@ -104,15 +119,23 @@ struct Outcome {
 impl Run {
     /// Checks the parameters and prepares one scenario per point.
     pub fn new(params: Params) -> Result<Run, String> {
-        if params.ttls_ms.is_empty() || params.ttls_ms.len() > TTLS_MAX {
-            return Err(format!("give between 1 and {TTLS_MAX} TTL values"));
+        if params.values.is_empty() || params.values.len() > VALUES_MAX {
+            return Err(format!("give between 1 and {VALUES_MAX} values for the axis"));
         }
         if params.trials == 0 || params.trials > TRIALS_MAX {
             return Err(format!("trials must be between 1 and {TRIALS_MAX}"));
         }
         let in_range = |v: u64| (1..=MS_MAX).contains(&v);
-        if !params.ttls_ms.iter().all(|t| in_range(*t)) || !in_range(params.work_ms) {
-            return Err(format!("TTLs and work time must be between 1 and {MS_MAX} ms"));
+        if !params.values.iter().all(|t| in_range(*t))
+            || !in_range(params.work_ms)
+            || !in_range(params.ttl_ms)
+        {
+            return Err(format!(
+                "axis values, TTL and work time must be between 1 and {MS_MAX} ms"
+            ));
+        }
+        if params.axis == Axis::WatchdogIntervalMs && params.watchdog == Watchdog::Off {
+            return Err("varying the watchdog interval needs the watchdog on".to_owned());
         }
         if !in_range(params.pause_median_ms) || !in_range(params.pause_p99_ms) {
             return Err(format!("pause median and p99 must be between 1 and {MS_MAX} ms"));
@@ -127,10 +150,23 @@ impl Run {
         }
         let mut points = Vec::new();
         let mut templates = Vec::new();
-        for &ttl_ms in &params.ttls_ms {
+        let mut works_ms = Vec::new();
+        for &x in &params.values {
+            let mut setting = Setting {
+                ttl_ms: params.ttl_ms,
+                work_ms: params.work_ms,
+                watchdog: params.watchdog,
+            };
+            match (params.axis, &mut setting.watchdog) {
+                (Axis::TtlMs, _) => setting.ttl_ms = x,
+                (Axis::WorkMs, _) => setting.work_ms = x,
+                (Axis::WatchdogIntervalMs, Watchdog::On { interval_ms, .. }) => *interval_ms = x,
+                (Axis::WatchdogIntervalMs, Watchdog::Off) => {}
+            }
             for fencing in [Fencing::Off, Fencing::On] {
-                templates.push(trial_scenario(&params, ttl_ms, fencing)?);
-                points.push(Point { ttl_ms, fencing, tally: Tally::default() });
+                templates.push(trial_scenario(&setting, fencing)?);
+                works_ms.push(setting.work_ms);
+                points.push(Point { x, fencing, tally: Tally::default() });
             }
         }
         // Both fencing modes at one TTL draw the same pauses (common random numbers), so
@@ -144,7 +180,7 @@ impl Run {
         let sigma = ln(params.pause_p99_ms as f64 / params.pause_median_ms as f64)
             / 2.326_347_874_040_840_8;
         let memo = vec![BTreeMap::new(); points.len()];
-        Ok(Run { params, points, templates, memo, prngs, sigma, sim_runs: 0 })
+        Ok(Run { params, points, templates, works_ms, memo, prngs, sigma, sim_runs: 0 })
     }
 
     pub fn points(&self) -> &[Point] {
@@ -180,7 +216,7 @@ impl Run {
             let outcome = match self.memo[i].get(&pause_ms) {
                 Some(outcome) => *outcome,
                 None => {
-                    let outcome = simulate(&self.templates[i], pause_ms, self.params.work_ms);
+                    let outcome = simulate(&self.templates[i], pause_ms, self.works_ms[i]);
                     self.memo[i].insert(pause_ms, outcome);
                     self.sim_runs += 1;
                     runs += 1;
@@ -197,9 +233,17 @@ impl Run {
     }
 }
 
+/// One point's fixed settings.
+struct Setting {
+    ttl_ms: u64,
+    work_ms: u64,
+    watchdog: Watchdog,
+}
+
 /// One trial's scenario through the loader (the documented format, validated like a file).
-fn trial_scenario(params: &Params, ttl_ms: u64, fencing: Fencing) -> Result<Scenario, String> {
-    let watchdog = match params.watchdog {
+fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, String> {
+    let ttl_ms = setting.ttl_ms;
+    let watchdog = match setting.watchdog {
         Watchdog::Off => String::new(),
         Watchdog::On { interval_ms, check } => {
             let how = if check == RenewCheck::Script { "script" } else { "bare-pexpire" };
@@ -210,7 +254,7 @@ fn trial_scenario(params: &Params, ttl_ms: u64, fencing: Fencing) -> Result<Scen
         Fencing::Off => ("unfenced", "none"),
         Fencing::On => ("fenced", "lt"),
     };
-    let work = params.work_ms;
+    let work = setting.work_ms;
     // B polls every 100 ms on the grid 100, 200, 300 ... ms, starting one tick before A's
     // lease would run out: earlier polls are all denied and change nothing but the cost.
     let b_start_ms = 100 * (ttl_ms / 100).saturating_sub(1).max(1);
@@ -346,7 +390,9 @@ pub fn pinned_example() -> Params {
         pause_median_ms: 2_000,
         pause_p99_ms: 40_000,
         work_ms: 1_000,
-        ttls_ms: vec![2_000, 30_000],
+        ttl_ms: 30_000,
+        axis: Axis::TtlMs,
+        values: vec![2_000, 30_000],
         watchdog: Watchdog::Off,
         trials: 500,
         seed: 42,
@@ -363,7 +409,7 @@ pub fn fingerprint(points: &[Point]) -> String {
             let fencing = if p.fencing == Fencing::On { "on" } else { "off" };
             format!(
                 "{}/{fencing}:{},{},{},{}",
-                p.ttl_ms, t.trials, t.two_holders, t.stale_accepted, t.wasted_ms
+                p.x, t.trials, t.two_holders, t.stale_accepted, t.wasted_ms
             )
         })
         .collect::<Vec<_>>()
@@ -372,14 +418,16 @@ pub fn fingerprint(points: &[Point]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Fencing, Params, RenewCheck, Run, Watchdog, exp, ln};
+    use super::{Axis, Fencing, Params, RenewCheck, Run, Watchdog, exp, ln};
 
     fn params(trials: u64) -> Params {
         Params {
             pause_median_ms: 2_000,
             pause_p99_ms: 40_000,
             work_ms: 1_000,
-            ttls_ms: vec![5_000, 30_000],
+            ttl_ms: 30_000,
+            axis: Axis::TtlMs,
+            values: vec![5_000, 30_000],
             watchdog: Watchdog::Off,
             trials,
             seed: 7,
@@ -408,7 +456,7 @@ mod tests {
         let run = finish(Run::new(params(1_500)).unwrap());
         let p = run.points();
         let (short_off, short_on, long_off, long_on) = (&p[0], &p[1], &p[2], &p[3]);
-        assert_eq!((short_off.ttl_ms, short_off.fencing), (5_000, Fencing::Off));
+        assert_eq!((short_off.x, short_off.fencing), (5_000, Fencing::Off));
         // Same pauses, same overlaps: fencing does not prevent two holders...
         assert_eq!(short_off.tally.two_holders, short_on.tally.two_holders);
         assert!(short_off.tally.two_holders > 0);
@@ -438,7 +486,7 @@ mod tests {
         let mut p = params(600);
         p.watchdog = Watchdog::On { interval_ms: 1_000, check: RenewCheck::Script };
         p.work_ms = 20_000;
-        p.ttls_ms = vec![3_000];
+        p.values = vec![3_000];
         let run = finish(Run::new(p).unwrap());
         let unfenced = &run.points()[0].tally;
         // The watchdog pauses with its process: long pauses still let B in.
@@ -447,9 +495,22 @@ mod tests {
     }
 
     #[test]
+    fn longer_work_under_a_fixed_ttl_makes_overlap_likelier() {
+        let mut p = params(600);
+        p.axis = Axis::WorkMs;
+        p.ttl_ms = 10_000;
+        p.values = vec![500, 8_000];
+        let run = finish(Run::new(p).unwrap());
+        let (short, long) = (&run.points()[0].tally, &run.points()[2].tally);
+        assert!(short.two_holders < long.two_holders, "{short:?} {long:?}");
+        assert_eq!(run.points()[2].x, 8_000);
+    }
+
+    #[test]
     fn bad_parameters_get_a_message() {
         for bad in [
-            Params { ttls_ms: vec![], ..params(10) },
+            Params { values: vec![], ..params(10) },
+            Params { axis: Axis::WatchdogIntervalMs, ..params(10) },
             Params { trials: 0, ..params(10) },
             Params { trials: 2_000_000, ..params(10) },
             Params { pause_p99_ms: 10, ..params(10) },

@@ -415,6 +415,13 @@ fn write_compact(value: &Out, out: &mut String) {
     }
 }
 
+/// `text` as a JSON string literal, quotes included.
+pub fn quote(text: &str) -> String {
+    let mut out = String::new();
+    write_string(text, &mut out);
+    out
+}
+
 fn write_string(text: &str, out: &mut String) {
     out.push('"');
     for c in text.chars() {

@@ -128,6 +128,95 @@ pub fn fault_template(kind: &str, worker: &str, node: &str) -> String {
     }
 }
 
+/// One member of a step or fault row, as the form shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Field {
+    Number(String),
+    Text(String),
+    Flag(bool),
+    /// Anything else (null, lists): edited in the row's JSON only.
+    Other,
+}
+
+/// The members of a row's JSON object except its kind (`do` / `fault`), in order; empty if
+/// the text is not an object.
+pub fn fields(row_json: &str) -> Vec<(String, Field)> {
+    let Ok(node) = crate::json::parse(row_json) else { return Vec::new() };
+    let crate::json::Value::Object(members) = node.value else { return Vec::new() };
+    members
+        .into_iter()
+        .filter(|(key, _)| key != "do" && key != "fault")
+        .map(|(key, node)| {
+            let field = match node.value {
+                crate::json::Value::Number(n) => Field::Number(n),
+                crate::json::Value::String(t) => Field::Text(t),
+                crate::json::Value::Bool(b) => Field::Flag(b),
+                _ => Field::Other,
+            };
+            (key, field)
+        })
+        .collect()
+}
+
+/// The row's JSON with member `key` set from a form input: a number stays a number when the
+/// input is one (otherwise it is sent as text, so the loader names the field and the type
+/// it wants), text stays text, a flag reads "true"/"false". Other members are kept as typed.
+pub fn with_field(row_json: &str, key: &str, input: &str) -> String {
+    let Ok(node) = crate::json::parse(row_json) else { return row_json.to_owned() };
+    let crate::json::Value::Object(members) = node.value else { return row_json.to_owned() };
+    let mut out = String::from("{");
+    for (i, (name, member)) in members.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&crate::json::quote(name));
+        out.push(':');
+        let value = if name == key {
+            match &member.value {
+                crate::json::Value::Number(_) if is_json_number(input.trim()) => {
+                    input.trim().to_owned()
+                }
+                crate::json::Value::Bool(_) if matches!(input.trim(), "true" | "false") => {
+                    input.trim().to_owned()
+                }
+                _ => crate::json::quote(input),
+            }
+        } else {
+            node_text(member)
+        };
+        out.push_str(&value);
+    }
+    out.push('}');
+    out
+}
+
+fn is_json_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
+/// A parsed member back to JSON text (rows hold only flat values and short lists).
+fn node_text(node: &crate::json::Node) -> String {
+    use crate::json::Value;
+    match &node.value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.clone(),
+        Value::String(t) => crate::json::quote(t),
+        Value::Array(items) => {
+            format!("[{}]", items.iter().map(node_text).collect::<Vec<_>>().join(","))
+        }
+        Value::Object(members) => format!(
+            "{{{}}}",
+            members
+                .iter()
+                .map(|(k, v)| format!("{}:{}", crate::json::quote(k), node_text(v)))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}
+
 /// The kinds offered in the "add" menus.
 pub fn step_kinds() -> &'static [&'static str] {
     STEPS
@@ -318,6 +407,33 @@ mod tests {
             e.apply(Action::SetSeed("x".into())).error.map(|e| e.path),
             Some("$.seed".to_owned())
         );
+    }
+
+    #[test]
+    fn row_fields_edit_one_member_and_keep_the_rest() {
+        use super::{Field, fields, with_field};
+        let row = r#"{"do":"acquire","how":"script","ttl_ms":30000,"attempts":1}"#;
+        assert_eq!(
+            fields(row),
+            vec![
+                ("how".to_owned(), Field::Text("script".to_owned())),
+                ("ttl_ms".to_owned(), Field::Number("30000".to_owned())),
+                ("attempts".to_owned(), Field::Number("1".to_owned())),
+            ]
+        );
+        assert_eq!(
+            with_field(row, "ttl_ms", " 5000 "),
+            r#"{"do":"acquire","how":"script","ttl_ms":5000,"attempts":1}"#
+        );
+        // Not a number: sent as text, so the loader says which field wants a number.
+        let bad = with_field(row, "ttl_ms", "soon");
+        let e = editor().apply(Action::SetStep(0, 0, bad));
+        assert_eq!(e.error.map(|e| e.path), Some("$.workers[0].program[0].ttl_ms".to_owned()));
+        assert_eq!(
+            with_field(row, "how", "say \"hi\""),
+            r#"{"do":"acquire","how":"say \"hi\"","ttl_ms":30000,"attempts":1}"#
+        );
+        assert!(fields("not json").is_empty());
     }
 
     #[test]

@@ -16,8 +16,9 @@ const USAGE: &str = "usage:
   fence run <id | file.json> [--seed N] [--format text|json]
   fence check <file.json>                      validate a scenario file
   fence quiz --verify                          check every quiz answer against the simulator
-  fence explore [--trials N] [--ttls 5000,30000] [--median MS] [--p99 MS] [--work MS]
-                [--watchdog off|script|bare] [--interval MS] [--seed N]
+  fence explore [--trials N] [--vary ttl|work|interval] [--values 5000,30000] [--ttl MS]
+                [--median MS] [--p99 MS] [--work MS] [--watchdog off|script|bare]
+                [--interval MS] [--seed N]
                                                the risk explorer's Monte Carlo, as a table
   fence redis                                  a Redis console on the model: lines from stdin,
                                                replies as redis-cli --no-raw (ADVANCE <ms> moves time)
@@ -99,7 +100,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 pause_median_ms: 2_000,
                 pause_p99_ms: 40_000,
                 work_ms: 1_000,
-                ttls_ms: vec![2_000, 5_000, 10_000, 20_000, 30_000, 60_000],
+                ttl_ms: 30_000,
+                axis: explore::Axis::TtlMs,
+                values: vec![2_000, 5_000, 10_000, 20_000, 30_000, 60_000],
                 watchdog: explore::Watchdog::Off,
                 trials: 10_000,
                 seed: 1,
@@ -122,13 +125,26 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                     "--seed" => params.seed = number()?,
                     "--interval" => interval_ms = number()?,
                     "--watchdog" => watchdog.clone_from(value),
-                    "--ttls" => {
-                        params.ttls_ms = value
+                    "--ttl" => params.ttl_ms = number()?,
+                    "--vary" => {
+                        params.axis = match value.as_str() {
+                            "ttl" => explore::Axis::TtlMs,
+                            "work" => explore::Axis::WorkMs,
+                            "interval" => explore::Axis::WatchdogIntervalMs,
+                            other => {
+                                return Err(format!(
+                                    "--vary is ttl, work or interval, not '{other}'"
+                                ));
+                            }
+                        };
+                    }
+                    "--values" | "--ttls" => {
+                        params.values = value
                             .split(',')
                             .map(|t| {
                                 t.trim()
                                     .parse()
-                                    .map_err(|_| format!("--ttls takes numbers, not '{t}'"))
+                                    .map_err(|_| format!("{flag} takes numbers, not '{t}'"))
                             })
                             .collect::<Result<_, _>>()?;
                     }
@@ -151,7 +167,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             }
             println!(
                 "{:>8}  {:<9} {:>9} {:>12} {:>12} {:>12}",
-                "ttl_ms", "writes", "trials", "two_holders", "stale_write", "wasted_ms"
+                "x_ms", "writes", "trials", "two_holders", "stale_write", "wasted_ms"
             );
             for p in run.points() {
                 let t = &p.tally;
@@ -160,7 +176,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 let fencing = if p.fencing == explore::Fencing::On { "fenced" } else { "unfenced" };
                 println!(
                     "{:>8}  {:<9} {:>9} {:>12} {:>12} {:>12}",
-                    p.ttl_ms,
+                    p.x,
                     fencing,
                     t.trials,
                     pct(t.two_holders),

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::explore::{
-    Fencing, MS_MAX, Params, Point, RenewCheck, Run, TRIALS_MAX, TTLS_MAX, Tally, Watchdog,
+    Axis, Fencing, MS_MAX, Params, Point, RenewCheck, Run, TRIALS_MAX, Tally, VALUES_MAX, Watchdog,
 };
 use crate::ui::i18n::use_i18n;
 
@@ -28,7 +28,9 @@ struct Form {
     median: String,
     p99: String,
     work: String,
-    ttls: String,
+    ttl: String,
+    axis: String,
+    values: String,
     watchdog: String,
     interval: String,
     trials: String,
@@ -41,7 +43,9 @@ impl Default for Form {
             median: "2000".into(),
             p99: "40000".into(),
             work: "1000".into(),
-            ttls: "2000, 5000, 10000, 20000, 30000, 60000".into(),
+            ttl: "30000".into(),
+            axis: "ttl".into(),
+            values: "2000, 5000, 10000, 20000, 30000, 60000".into(),
             watchdog: "off".into(),
             interval: "10000".into(),
             trials: "100000".into(),
@@ -58,12 +62,17 @@ fn number(text: &str, what: &str) -> Result<u64, String> {
 
 impl Form {
     fn params(&self) -> Result<Params, String> {
-        let ttls_ms = self
-            .ttls
+        let values = self
+            .values
             .split(',')
             .filter(|t| !t.trim().is_empty())
-            .map(|t| number(t, "TTL"))
+            .map(|t| number(t, "values"))
             .collect::<Result<Vec<_>, _>>()?;
+        let axis = match self.axis.as_str() {
+            "work" => Axis::WorkMs,
+            "interval" => Axis::WatchdogIntervalMs,
+            _ => Axis::TtlMs,
+        };
         let watchdog = match self.watchdog.as_str() {
             "script" => Watchdog::On {
                 interval_ms: number(&self.interval, "interval")?,
@@ -79,7 +88,9 @@ impl Form {
             pause_median_ms: number(&self.median, "median")?,
             pause_p99_ms: number(&self.p99, "p99")?,
             work_ms: number(&self.work, "work")?,
-            ttls_ms,
+            ttl_ms: number(&self.ttl, "TTL")?,
+            axis,
+            values,
             watchdog,
             trials: number(&self.trials, "trials")?,
             seed: number(&self.seed, "seed")?,
@@ -193,6 +204,16 @@ pub(crate) fn ExplorePage() -> Html {
             <label>{ label }<input value={value.to_owned()} data-testid={test_id} {onchange} /></label>
         }
     };
+    let on_axis = {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                let mut next = (*form).clone();
+                next.axis = select.value();
+                form.set(next);
+            }
+        })
+    };
     let on_watchdog = {
         let form = form.clone();
         Callback::from(move |e: Event| {
@@ -204,6 +225,12 @@ pub(crate) fn ExplorePage() -> Html {
         })
     };
     let (done, total) = *progress;
+    // The axis of the run on screen (not of the form being edited).
+    let axis_label = match run.borrow().as_ref().map(|r| r.params().axis) {
+        Some(Axis::WorkMs) => m.t("explore.axis.work"),
+        Some(Axis::WatchdogIntervalMs) => m.t("explore.axis.interval"),
+        _ => m.t("explore.axis.ttl"),
+    };
     let percent = (done * 100).checked_div(total).unwrap_or(0);
     html! {
         <div class="explore" data-testid="explore">
@@ -213,7 +240,15 @@ pub(crate) fn ExplorePage() -> Html {
                 { field(m.t("explore.median"), &form.median, "explore-median", |f, v| f.median = v) }
                 { field(m.t("explore.p99"), &form.p99, "explore-p99", |f, v| f.p99 = v) }
                 { field(m.t("explore.work"), &form.work, "explore-work", |f, v| f.work = v) }
-                { field(m.t("explore.ttls"), &form.ttls, "explore-ttls", |f, v| f.ttls = v) }
+                { field(m.t("explore.ttl"), &form.ttl, "explore-ttl", |f, v| f.ttl = v) }
+                <label>{ m.t("explore.axis") }
+                    <select data-testid="explore-axis" onchange={on_axis}>
+                        <option value="ttl" selected={form.axis == "ttl"}>{ m.t("explore.axis.ttl") }</option>
+                        <option value="work" selected={form.axis == "work"}>{ m.t("explore.axis.work") }</option>
+                        <option value="interval" selected={form.axis == "interval"}>{ m.t("explore.axis.interval") }</option>
+                    </select>
+                </label>
+                { field(m.t("explore.values"), &form.values, "explore-values", |f, v| f.values = v) }
                 <label>{ m.t("explore.watchdog") }
                     <select data-testid="explore-watchdog" onchange={on_watchdog}>
                         <option value="off" selected={form.watchdog == "off"}>{ m.t("explore.watchdog_off") }</option>
@@ -224,7 +259,7 @@ pub(crate) fn ExplorePage() -> Html {
                 { field(m.t("explore.interval"), &form.interval, "explore-interval", |f, v| f.interval = v) }
                 { field(m.t("explore.trials"), &form.trials, "explore-trials", |f, v| f.trials = v) }
                 { field(m.t("explore.seed"), &form.seed, "explore-seed", |f, v| f.seed = v) }
-                <p class="note">{ m.tf("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("ttls", &TTLS_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
+                <p class="note">{ m.tf("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
                 <div class="editor-bar">
                     <button class="primary" type="submit" data-testid="explore-run" disabled={*running}>{ m.t("explore.run") }</button>
                     <button type="button" data-testid="explore-cancel" disabled={!*running} onclick={on_cancel}>{ m.t("explore.cancel") }</button>
@@ -240,8 +275,8 @@ pub(crate) fn ExplorePage() -> Html {
                 </div>
             }
             if !snapshot.is_empty() {
-                <Chart points={(*snapshot).clone()} />
-                <Table points={(*snapshot).clone()} />
+                <Chart points={(*snapshot).clone()} axis={axis_label.clone()} />
+                <Table points={(*snapshot).clone()} axis={axis_label} />
             }
             <p class="note">{ m.t("explore.model") }</p>
         </div>
@@ -251,6 +286,8 @@ pub(crate) fn ExplorePage() -> Html {
 #[derive(PartialEq, Properties)]
 struct PointsProps {
     points: Vec<Point>,
+    /// The x axis's name with its unit.
+    axis: String,
 }
 
 /// "12.34 %" from parts per million, exactly.
@@ -265,7 +302,7 @@ fn Table(props: &PointsProps) -> Html {
     html! {
         <table class="panel explore-table" data-testid="explore-table">
             <thead><tr>
-                <th scope="col">{ m.t("explore.col.ttl") }</th>
+                <th scope="col">{ props.axis.clone() }</th>
                 <th scope="col">{ m.t("explore.col.fencing") }</th>
                 <th scope="col">{ m.t("explore.col.trials") }</th>
                 <th scope="col">{ m.t("explore.col.two") }</th>
@@ -277,8 +314,8 @@ fn Table(props: &PointsProps) -> Html {
                     let t = &p.tally;
                     let wasted = t.wasted_ms.checked_div(t.trials).unwrap_or(0);
                     html! {
-                        <tr data-testid="explore-row" data-ttl={p.ttl_ms.to_string()} data-fencing={if p.fencing == Fencing::On { "on" } else { "off" }}>
-                            <td>{ p.ttl_ms }</td>
+                        <tr data-testid="explore-row" data-x={p.x.to_string()} data-fencing={if p.fencing == Fencing::On { "on" } else { "off" }}>
+                            <td>{ p.x }</td>
                             <td>{ if p.fencing == Fencing::On { m.t("explore.fenced") } else { m.t("explore.unfenced") } }</td>
                             <td>{ t.trials }</td>
                             <td>{ percent_text(t.two_holders, t.trials) }</td>
@@ -303,9 +340,9 @@ const BOTTOM: i64 = 52;
 #[component]
 fn Chart(props: &PointsProps) -> Html {
     let m = use_i18n();
-    let max_ttl = props.points.iter().map(|p| p.ttl_ms).max().unwrap_or(1).max(1);
+    let max_x = props.points.iter().map(|p| p.x).max().unwrap_or(1).max(1);
     let x = |ttl: u64| {
-        LEFT + i64::try_from(u128::from(ttl) * (W - LEFT - RIGHT) as u128 / u128::from(max_ttl))
+        LEFT + i64::try_from(u128::from(ttl) * (W - LEFT - RIGHT) as u128 / u128::from(max_x))
             .unwrap_or(0)
     };
     let y = |ppm: u64| {
@@ -317,7 +354,7 @@ fn Chart(props: &PointsProps) -> Html {
             .points
             .iter()
             .filter(|p| p.fencing == fencing && p.tally.trials > 0)
-            .map(|p| format!("{},{}", x(p.ttl_ms), y(Tally::ppm(pick(&p.tally), p.tally.trials))))
+            .map(|p| format!("{},{}", x(p.x), y(Tally::ppm(pick(&p.tally), p.tally.trials))))
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -330,8 +367,8 @@ fn Chart(props: &PointsProps) -> Html {
     // TTL labels, skipping any that would touch the previous one.
     let mut x_labels: Vec<u64> = Vec::new();
     for p in props.points.iter().filter(|p| p.fencing == Fencing::Off) {
-        if x_labels.last().is_none_or(|&last| x(p.ttl_ms) - x(last) >= 48) {
-            x_labels.push(p.ttl_ms);
+        if x_labels.last().is_none_or(|&last| x(p.x) - x(last) >= 48) {
+            x_labels.push(p.x);
         }
     }
     html! {
@@ -348,7 +385,7 @@ fn Chart(props: &PointsProps) -> Html {
                 { for x_labels.iter().map(|&ttl| html! {
                     <text class="tick" x={x(ttl).to_string()} y={(H - BOTTOM + 18).to_string()} text-anchor="middle">{ ttl }</text>
                 }) }
-                <text class="axis-label" x={((LEFT + W - RIGHT) / 2).to_string()} y={(H - 10).to_string()} text-anchor="middle">{ m.t("explore.axis.ttl") }</text>
+                <text class="axis-label" x={((LEFT + W - RIGHT) / 2).to_string()} y={(H - 10).to_string()} text-anchor="middle">{ props.axis.clone() }</text>
                 <text class="axis-label" x="14" y={((TOP + H - BOTTOM) / 2).to_string()} text-anchor="middle"
                     transform={format!("rotate(-90 14 {})", (TOP + H - BOTTOM) / 2)}>{ m.t("explore.axis.p") }</text>
                 { for lines.iter().map(|(class, points, _)| html! {

@@ -11,7 +11,9 @@ use crate::catalogue::load::LoadError;
 use crate::catalogue::{self, codec};
 use crate::console::redis::RedisConsole;
 use crate::console::sql::{Session, SqlConsole};
-use crate::sandbox::{Action, Direction, Editor, fault_kinds, step_kinds};
+use crate::sandbox::{
+    Action, Direction, Editor, Field, fault_kinds, fields, step_kinds, with_field,
+};
 use crate::ui::i18n::use_i18n;
 
 /// The scenario the editor opens with.
@@ -50,6 +52,32 @@ fn inline_error(error: Option<&LoadError>, prefix: &str) -> Html {
             html! { <p class="field-error" role="alert" data-testid="field-error">{ e.to_string() }</p> }
         }
         _ => Html::default(),
+    }
+}
+
+/// A row's members as labelled form fields; a change rewrites the row's JSON through
+/// `with_field` and hands it to `set`.
+fn row_fields(row_json: &str, test_id: &'static str, set: Callback<String>) -> Html {
+    html! {
+        <span class="fields">
+            { for fields(row_json).into_iter().map(|(key, field)| {
+                let json = row_json.to_owned();
+                let set = set.clone();
+                let name = key.clone();
+                let onchange = Callback::from(move |e: Event| set.emit(with_field(&json, &name, &input_value(&e))));
+                let (value, mode) = match field {
+                    Field::Number(n) => (n, "numeric"),
+                    Field::Text(t) => (t, "text"),
+                    Field::Flag(b) => (b.to_string(), "text"),
+                    Field::Other => return Html::default(),
+                };
+                html! {
+                    <label class="field">{ key.clone() }
+                        <input inputmode={mode} value={value} data-testid={test_id} data-field={key} {onchange} />
+                    </label>
+                }
+            }) }
+        </span>
     }
 }
 
@@ -209,6 +237,7 @@ fn ScenarioEditor() -> Html {
                                         <button aria-label={m.t("sandbox.up")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::MoveStep(i, j, Direction::Up))) } }>{ "↑" }</button>
                                         <button aria-label={m.t("sandbox.down")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::MoveStep(i, j, Direction::Down))) } }>{ "↓" }</button>
                                         <button aria-label={m.t("sandbox.remove")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveStep(i, j))) } }>{ "✕" }</button>
+                                        { row_fields(&codec::step_text(step), "sandbox-step-field", { let apply = apply.clone(); Callback::from(move |json| apply.emit(Action::SetStep(i, j, json))) }) }
                                         { inline_error(error, &format!("$.workers[{i}].program[{j}]")) }
                                     </li>
                                 }) }
@@ -235,6 +264,7 @@ fn ScenarioEditor() -> Html {
                                 <input class="code" aria-label={m.tf("sandbox.fault", &[("n", &(k + 1).to_string())])} value={codec::fault_text(f)} data-testid="sandbox-fault"
                                     onchange={act(Rc::new(move |e| Action::SetFault(k, input_value(&e))))} />
                                 <button aria-label={m.t("sandbox.remove")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveFault(k))) } }>{ "✕" }</button>
+                                { row_fields(&codec::fault_text(f), "sandbox-fault-field", { let apply = apply.clone(); Callback::from(move |json| apply.emit(Action::SetFault(k, json))) }) }
                                 { inline_error(error, &format!("$.faults[{k}]")) }
                             </li>
                         }) }

@@ -9,7 +9,7 @@ use crate::support::{click, find, find_all, mount_at, set_change, settle, text};
 async fn a_small_run_fills_the_table_and_the_chart() {
     let root = mount_at("#/explore").await;
     set_change(&root, "explore-trials", "300").await;
-    set_change(&root, "explore-ttls", "2000, 30000").await;
+    set_change(&root, "explore-values", "2000, 30000").await;
     click(&root, "explore-run").await;
     for _ in 0..200 {
         if find(&root, "explore-count").is_some_and(|c| text(&c).starts_with("1200 of 1200")) {
@@ -56,4 +56,28 @@ fn the_explorer_gives_the_same_numbers_as_natively() {
         fingerprint(run.points()),
         "2000/off:500,351,241,0;2000/on:500,351,0,241000;30000/off:500,13,11,0;30000/on:500,13,0,11000"
     );
+}
+
+#[wasm_bindgen_test]
+async fn cancel_stops_a_run_part_way() {
+    let root = mount_at("#/explore").await;
+    set_change(&root, "explore-trials", "1000000").await;
+    click(&root, "explore-run").await;
+    for _ in 0..5 {
+        settle().await;
+    }
+    click(&root, "explore-cancel").await;
+    for _ in 0..5 {
+        settle().await;
+    }
+    let count = text(&find(&root, "explore-count").expect("progress"));
+    let numbers: Vec<u64> =
+        count.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
+    assert_eq!(numbers.len(), 2, "{count}");
+    assert!(numbers[0] > 0 && numbers[0] < numbers[1], "stopped part way: {count}");
+    settle().await;
+    let later = text(&find(&root, "explore-count").unwrap());
+    assert_eq!(later, count, "no work after Cancel");
+    let run = find(&root, "explore-run").unwrap();
+    assert!(!run.has_attribute("disabled"), "a new run can start");
 }

@@ -89,3 +89,30 @@ async fn run_opens_the_edited_scenario_in_the_player() {
     let lanes = find(&root, "swimlanes").expect("the player opened").inner_html();
     assert!(lanes.contains('C'), "the third worker is in the run: {lanes}");
 }
+
+#[wasm_bindgen_test]
+async fn a_step_field_edits_that_step_in_the_json() {
+    let root = mount_at("#/sandbox").await;
+    let field: web_sys::HtmlInputElement = wasm_bindgen::JsCast::dyn_into(
+        root.query_selector("[data-testid='sandbox-step-field'][data-field='ttl_ms']")
+            .unwrap()
+            .expect("A's TTL field"),
+    )
+    .unwrap();
+    field.set_value("5000");
+    crate::support::fire(&field, "change").await;
+    let json: web_sys::HtmlTextAreaElement =
+        wasm_bindgen::JsCast::dyn_into(find(&root, "sandbox-json").unwrap()).unwrap();
+    assert!(json.value().contains("\"ttl_ms\": 5000"), "{}", json.value());
+    // A word where a number belongs: refused inline, with the field's path.
+    let field: web_sys::HtmlInputElement = wasm_bindgen::JsCast::dyn_into(
+        root.query_selector("[data-testid='sandbox-step-field'][data-field='ttl_ms']")
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
+    field.set_value("soon");
+    crate::support::fire(&field, "change").await;
+    let error = text(&find(&root, "field-error").expect("an inline error"));
+    assert!(error.starts_with("$.workers[0].program[0].ttl_ms"), "{error}");
+}
