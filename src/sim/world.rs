@@ -803,8 +803,14 @@ impl<'s> World<'s> {
         if effects.is_empty() {
             return;
         }
+        let replicas: Vec<u8> = self.replicas_of(from);
         let node = &mut self.state.nodes[usize::from(from)];
         node.offset += 1;
+        // No replica, no batch to keep: a single node must not accumulate every write's
+        // effects for the whole run (it did, and it cost the hand-off benchmark dearly).
+        if replicas.is_empty() {
+            return;
+        }
         let batch = u32::try_from(self.batches.len()).unwrap_or(u32::MAX);
         self.batches.push(Batch {
             from,
@@ -813,7 +819,6 @@ impl<'s> World<'s> {
             effects,
         });
         let at_ms = self.state.now_ms.saturating_add(self.scenario.redis.lag_ms);
-        let replicas: Vec<u8> = self.replicas_of(from);
         for r in replicas {
             self.schedule(at_ms, Action::Deliver { batch, to: r });
         }
