@@ -133,6 +133,8 @@ pub fn fault_template(kind: &str, worker: &str, node: &str) -> String {
 pub enum Field {
     Number(String),
     Text(String),
+    /// One of a fixed set of words (`how`, `kind`, ...): the current word and the choices.
+    Word(String, Vec<&'static str>),
     Flag(bool),
     /// Anything else (null, lists): edited in the row's JSON only.
     Other,
@@ -143,13 +145,24 @@ pub enum Field {
 pub fn fields(row_json: &str) -> Vec<(String, Field)> {
     let Ok(node) = crate::json::parse(row_json) else { return Vec::new() };
     let crate::json::Value::Object(members) = node.value else { return Vec::new() };
+    let kind = members
+        .iter()
+        .find(|(key, _)| key == "do" || key == "fault")
+        .and_then(|(_, n)| match &n.value {
+            crate::json::Value::String(k) => Some(k.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
     members
         .into_iter()
         .filter(|(key, _)| key != "do" && key != "fault")
         .map(|(key, node)| {
             let field = match node.value {
                 crate::json::Value::Number(n) => Field::Number(n),
-                crate::json::Value::String(t) => Field::Text(t),
+                crate::json::Value::String(t) => match codec::member_words(&kind, &key) {
+                    Some(words) => Field::Word(t, words),
+                    None => Field::Text(t),
+                },
                 crate::json::Value::Bool(b) => Field::Flag(b),
                 _ => Field::Other,
             };
@@ -416,7 +429,13 @@ mod tests {
         assert_eq!(
             fields(row),
             vec![
-                ("how".to_owned(), Field::Text("script".to_owned())),
+                (
+                    "how".to_owned(),
+                    Field::Word(
+                        "script".to_owned(),
+                        vec!["script", "set-then-incr", "incr-then-set", "redlock"]
+                    )
+                ),
                 ("ttl_ms".to_owned(), Field::Number("30000".to_owned())),
                 ("attempts".to_owned(), Field::Number("1".to_owned())),
             ]

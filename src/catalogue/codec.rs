@@ -597,6 +597,25 @@ fn word<T: Copy + PartialEq>(value: T, words: &[(&'static str, T)]) -> Out {
     Out::str(words.iter().find(|(_, v)| *v == value).map_or("", |(w, _)| *w))
 }
 
+/// The words a step's or fault's member accepts (`kind` is its `do` / `fault` value), for
+/// the sandbox's menus; `None` for free values.
+pub fn member_words(kind: &str, member: &str) -> Option<Vec<&'static str>> {
+    fn names<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
+        table.iter().map(|(word, _)| *word).collect()
+    }
+    Some(match (kind, member) {
+        ("acquire", "how") => names(ACQUIRES),
+        ("wait-replicas", "on_short") => names(ON_SHORT),
+        ("read", "compare") => names(COMPARES),
+        ("write", "how") => names(WRITES),
+        ("charge", "key") => names(KEYS),
+        ("watchdog", "how") => names(RENEWS),
+        ("release", "how") => names(RELEASES),
+        ("crash-node", "kind") => names(CRASHES),
+        _ => return None,
+    })
+}
+
 /// One step as compact JSON, for the sandbox's step rows.
 pub fn step_text(step: &Step) -> String {
     write_step(step).compact()

@@ -62,13 +62,26 @@ fn row_fields(row_json: &str, test_id: &'static str, set: Callback<String>) -> H
         <span class="fields">
             { for fields(row_json).into_iter().map(|(key, field)| {
                 let json = row_json.to_owned();
-                let set = set.clone();
+                let setter = set.clone();
                 let name = key.clone();
-                let onchange = Callback::from(move |e: Event| set.emit(with_field(&json, &name, &input_value(&e))));
+                let onchange = Callback::from(move |e: Event| setter.emit(with_field(&json, &name, &input_value(&e))));
                 let (value, mode) = match field {
                     Field::Number(n) => (n, "numeric"),
                     Field::Text(t) => (t, "text"),
                     Field::Flag(b) => (b.to_string(), "text"),
+                    Field::Word(current, words) => {
+                        let json = row_json.to_owned();
+                        let set = set.clone();
+                        let name = key.clone();
+                        let onchange = Callback::from(move |e: Event| set.emit(with_field(&json, &name, &select_value(&e))));
+                        return html! {
+                            <label class="field">{ key.clone() }
+                                <select data-testid={test_id} data-field={key} {onchange}>
+                                    { for words.iter().map(|w| html! { <option value={*w} selected={*w == current}>{ *w }</option> }) }
+                                </select>
+                            </label>
+                        };
+                    }
                     Field::Other => return Html::default(),
                 };
                 html! {

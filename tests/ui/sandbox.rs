@@ -116,3 +116,24 @@ async fn a_step_field_edits_that_step_in_the_json() {
     let error = text(&find(&root, "field-error").expect("an inline error"));
     assert!(error.starts_with("$.workers[0].program[0].ttl_ms"), "{error}");
 }
+
+#[wasm_bindgen_test]
+async fn a_word_field_offers_only_the_words_the_format_accepts() {
+    let root = mount_at("#/sandbox").await;
+    let select: web_sys::HtmlSelectElement = wasm_bindgen::JsCast::dyn_into(
+        root.query_selector(
+            "[data-testid='sandbox-step-field'][data-field='how'] option[value='unfenced']",
+        )
+        .unwrap()
+        .expect("the write step's menu lists unfenced")
+        .parent_element()
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(select.length(), 3, "fenced, unchecked, unfenced");
+    select.set_value("unfenced");
+    crate::support::fire(&select, "change").await;
+    let json: web_sys::HtmlTextAreaElement =
+        wasm_bindgen::JsCast::dyn_into(find(&root, "sandbox-json").unwrap()).unwrap();
+    assert!(json.value().contains("\"how\": \"unfenced\""), "{}", json.value());
+}
