@@ -62,6 +62,82 @@ pub enum Fencing {
     On,
 }
 
+impl Default for Params {
+    /// The starting form of the page and of `fence explore`.
+    fn default() -> Params {
+        Params {
+            pause_median_ms: 2_000,
+            pause_p99_ms: 40_000,
+            work_ms: 1_000,
+            ttl_ms: 30_000,
+            axis: Axis::TtlMs,
+            values: vec![2_000, 5_000, 10_000, 20_000, 30_000, 60_000],
+            watchdog: Watchdog::Off,
+            trials: 100_000,
+            seed: 1,
+        }
+    }
+}
+
+/// A whole number typed into the form or given on the command line; `what` names it.
+pub fn parse_number(text: &str, what: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{what}: expected a whole number, found “{}”", text.trim()))
+}
+
+/// Comma-separated whole numbers (blank items are skipped).
+pub fn parse_numbers(text: &str, what: &str) -> Result<Vec<u64>, String> {
+    text.split(',').filter(|t| !t.trim().is_empty()).map(|t| parse_number(t, what)).collect()
+}
+
+impl Axis {
+    /// The word the form and `--vary` use.
+    pub fn word(self) -> &'static str {
+        match self {
+            Axis::TtlMs => "ttl",
+            Axis::WorkMs => "work",
+            Axis::WatchdogIntervalMs => "interval",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Result<Axis, String> {
+        [Axis::TtlMs, Axis::WorkMs, Axis::WatchdogIntervalMs]
+            .into_iter()
+            .find(|a| a.word() == word)
+            .ok_or_else(|| format!("the axis is ttl, work or interval, not '{word}'"))
+    }
+}
+
+impl Watchdog {
+    /// The word the form and `--watchdog` use.
+    pub fn word(self) -> &'static str {
+        match self {
+            Watchdog::Off => "off",
+            Watchdog::On { check: RenewCheck::Script, .. } => "script",
+            Watchdog::On { check: RenewCheck::BarePexpire, .. } => "bare",
+        }
+    }
+
+    pub fn from_word(word: &str, interval_ms: u64) -> Result<Watchdog, String> {
+        match word {
+            "off" => Ok(Watchdog::Off),
+            "script" => Ok(Watchdog::On { interval_ms, check: RenewCheck::Script }),
+            "bare" => Ok(Watchdog::On { interval_ms, check: RenewCheck::BarePexpire }),
+            other => Err(format!("the watchdog is off, script or bare, not '{other}'")),
+        }
+    }
+}
+
+/// A count as a percentage of `trials`, without the sign, with `decimals` places (1 to 4),
+/// truncated from integer parts per million so the text is the same everywhere.
+pub fn percent(count: u64, trials: u64, decimals: u32) -> String {
+    let ppm = Tally::ppm(count, trials);
+    let decimals = decimals.clamp(1, 4);
+    let fraction = (ppm % 10_000) / 10_u64.pow(4 - decimals);
+    format!("{}.{:0width$}", ppm / 10_000, fraction, width = decimals as usize)
+}
+
 /// Limits that keep a run bounded (the form says them too).
 pub const TRIALS_MAX: u64 = 1_000_000;
 pub const VALUES_MAX: usize = 12;

@@ -96,27 +96,14 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
         Some("explore") => {
-            let mut params = explore::Params {
-                pause_median_ms: 2_000,
-                pause_p99_ms: 40_000,
-                work_ms: 1_000,
-                ttl_ms: 30_000,
-                axis: explore::Axis::TtlMs,
-                values: vec![2_000, 5_000, 10_000, 20_000, 30_000, 60_000],
-                watchdog: explore::Watchdog::Off,
-                trials: 10_000,
-                seed: 1,
-            };
-            let mut watchdog = "off".to_owned();
+            // The page's defaults, with fewer trials so a bare `fence explore` is quick.
+            let mut params = explore::Params { trials: 10_000, ..explore::Params::default() };
+            let mut watchdog = params.watchdog.word().to_owned();
             let mut interval_ms = 10_000;
             let mut rest = args[1..].iter();
             while let Some(flag) = rest.next() {
                 let value = rest.next().ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
-                let number = || {
-                    value
-                        .parse::<u64>()
-                        .map_err(|_| format!("{flag} takes a whole number, not '{value}'"))
-                };
+                let number = || explore::parse_number(value, flag);
                 match flag.as_str() {
                     "--trials" => params.trials = number()?,
                     "--median" => params.pause_median_ms = number()?,
@@ -126,41 +113,12 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                     "--interval" => interval_ms = number()?,
                     "--watchdog" => watchdog.clone_from(value),
                     "--ttl" => params.ttl_ms = number()?,
-                    "--vary" => {
-                        params.axis = match value.as_str() {
-                            "ttl" => explore::Axis::TtlMs,
-                            "work" => explore::Axis::WorkMs,
-                            "interval" => explore::Axis::WatchdogIntervalMs,
-                            other => {
-                                return Err(format!(
-                                    "--vary is ttl, work or interval, not '{other}'"
-                                ));
-                            }
-                        };
-                    }
-                    "--values" | "--ttls" => {
-                        params.values = value
-                            .split(',')
-                            .map(|t| {
-                                t.trim()
-                                    .parse()
-                                    .map_err(|_| format!("{flag} takes numbers, not '{t}'"))
-                            })
-                            .collect::<Result<_, _>>()?;
-                    }
+                    "--vary" => params.axis = explore::Axis::from_word(value)?,
+                    "--values" | "--ttls" => params.values = explore::parse_numbers(value, flag)?,
                     _ => return Err(format!("unknown option {flag}\n{USAGE}")),
                 }
             }
-            params.watchdog = match watchdog.as_str() {
-                "off" => explore::Watchdog::Off,
-                "script" => {
-                    explore::Watchdog::On { interval_ms, check: explore::RenewCheck::Script }
-                }
-                "bare" => {
-                    explore::Watchdog::On { interval_ms, check: explore::RenewCheck::BarePexpire }
-                }
-                other => return Err(format!("--watchdog is off, script or bare, not '{other}'")),
-            };
+            params.watchdog = explore::Watchdog::from_word(&watchdog, interval_ms)?;
             let mut run = explore::Run::new(params)?;
             while !run.is_done() {
                 run.advance(u64::MAX, u64::MAX);
@@ -171,8 +129,7 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
             );
             for p in run.points() {
                 let t = &p.tally;
-                let ppm = |c| explore::Tally::ppm(c, t.trials);
-                let pct = |c| format!("{}.{:04}%", ppm(c) / 10_000, ppm(c) % 10_000);
+                let pct = |c| format!("{}%", explore::percent(c, t.trials, 4));
                 let fencing = if p.fencing == explore::Fencing::On { "fenced" } else { "unfenced" };
                 println!(
                     "{:>8}  {:<9} {:>9} {:>12} {:>12} {:>12}",

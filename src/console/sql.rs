@@ -139,7 +139,7 @@ impl SqlConsole {
                 }
                 let tag =
                     if matches!(statement, Statement::Commit) { "COMMIT" } else { "ROLLBACK" };
-                self.finish(session, matches!(statement, Statement::Commit), out);
+                self.finish(session, matches!(statement, Statement::Commit));
                 out.push(line(session, tag));
                 self.resume(session.other(), out);
             }
@@ -164,7 +164,7 @@ impl SqlConsole {
                     out.push(line(session, &text));
                 }
                 if self.sessions[session.index()].tx == Tx::Idle {
-                    self.finish(session, true, out);
+                    self.finish(session, true);
                     self.resume(session.other(), out);
                 }
             }
@@ -200,13 +200,13 @@ impl SqlConsole {
     fn fail(&mut self, session: Session, error: &SqlError, out: &mut Vec<Output>) {
         out.push(line(session, &error.render()));
         let in_block = self.sessions[session.index()].tx == Tx::InBlock;
-        self.finish(session, false, out);
+        self.finish(session, false);
         self.sessions[session.index()].tx = if in_block { Tx::Aborted } else { Tx::Idle };
         self.resume(session.other(), out);
     }
 
     /// Commits or rolls back the session's changes and releases its row locks.
-    fn finish(&mut self, session: Session, commit: bool, _out: &mut [Output]) {
+    fn finish(&mut self, session: Session, commit: bool) {
         for table in &mut self.tables {
             for row in &mut table.rows {
                 if row.locked_by != Some(session) {
@@ -458,8 +458,7 @@ impl SqlConsole {
         }
         // Check every row before inserting any, so a wait never leaves half an insert.
         for (i, values) in built.iter().enumerate() {
-            if let Some(other) = table.pending_conflict(session, values) {
-                let _ = other;
+            if table.waits_for_other(session, values) {
                 return Step::Blocked(Work {
                     statement: Statement::Insert {
                         table: name.clone(),
@@ -874,14 +873,12 @@ impl Table {
 
     /// The other session holds an uncommitted version with the same key: PostgreSQL makes
     /// the insert wait for that transaction.
-    fn pending_conflict(&self, session: Session, values: &[Value]) -> Option<Session> {
-        self.rows.iter().find_map(|row| match (row.locked_by, &row.pending) {
-            (Some(holder), Some(version))
-                if holder != session && self.same_key(&version.values, values) =>
-            {
-                Some(holder)
+    fn waits_for_other(&self, session: Session, values: &[Value]) -> bool {
+        self.rows.iter().any(|row| match (row.locked_by, &row.pending) {
+            (Some(holder), Some(version)) => {
+                holder != session && self.same_key(&version.values, values)
             }
-            _ => None,
+            _ => false,
         })
     }
 
@@ -1559,15 +1556,15 @@ impl Parser {
     fn expect_word(&mut self, word: &str) -> Result<(), SqlError> {
         if self.eat_word(word) { Ok(()) } else { Err(self.unexpected()) }
     }
-    fn eat_sym(&mut self, sym: &str) -> bool {
-        if self.peek().tok == Tok::Sym(leak(sym)) {
+    fn eat_sym(&mut self, sym: &'static str) -> bool {
+        if self.peek().tok == Tok::Sym(sym) {
             self.advance();
             true
         } else {
             false
         }
     }
-    fn expect_sym(&mut self, sym: &str) -> Result<(), SqlError> {
+    fn expect_sym(&mut self, sym: &'static str) -> Result<(), SqlError> {
         if self.eat_sym(sym) { Ok(()) } else { Err(self.unexpected()) }
     }
     fn name(&mut self) -> Result<Name, SqlError> {
@@ -2044,18 +2041,6 @@ const RESERVED: [&str; 30] = [
     "end",
     "desc",
 ];
-
-/// Maps a symbol to its static form for token comparison.
-fn leak(sym: &str) -> &'static str {
-    match sym {
-        "(" => "(",
-        ")" => ")",
-        "," => ",",
-        "*" => "*",
-        "=" => "=",
-        _ => "",
-    }
-}
 
 #[cfg(test)]
 mod tests;

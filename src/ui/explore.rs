@@ -8,7 +8,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::explore::{
-    Axis, Fencing, MS_MAX, Params, Point, RenewCheck, Run, TRIALS_MAX, Tally, VALUES_MAX, Watchdog,
+    Axis, Fencing, MS_MAX, Params, Point, Run, TRIALS_MAX, Tally, VALUES_MAX, Watchdog,
+    parse_number, parse_numbers, percent,
 };
 use crate::ui::i18n::use_i18n;
 
@@ -23,6 +24,8 @@ fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
+/// The form as typed (text, so a half-typed value is kept); `params` reads it with the pure
+/// parsers `fence explore` uses too.
 #[derive(Clone, PartialEq)]
 struct Form {
     median: String,
@@ -37,63 +40,48 @@ struct Form {
     seed: String,
 }
 
+/// The interval shown while the watchdog is off (it is used once it is switched on).
+const INTERVAL_DEFAULT_MS: u64 = 10_000;
+
 impl Default for Form {
     fn default() -> Form {
+        let p = Params::default();
+        let join =
+            |values: &[u64]| values.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+        let interval_ms = match p.watchdog {
+            Watchdog::On { interval_ms, .. } => interval_ms,
+            Watchdog::Off => INTERVAL_DEFAULT_MS,
+        };
         Form {
-            median: "2000".into(),
-            p99: "40000".into(),
-            work: "1000".into(),
-            ttl: "30000".into(),
-            axis: "ttl".into(),
-            values: "2000, 5000, 10000, 20000, 30000, 60000".into(),
-            watchdog: "off".into(),
-            interval: "10000".into(),
-            trials: "100000".into(),
-            seed: "1".into(),
+            median: p.pause_median_ms.to_string(),
+            p99: p.pause_p99_ms.to_string(),
+            work: p.work_ms.to_string(),
+            ttl: p.ttl_ms.to_string(),
+            axis: p.axis.word().to_owned(),
+            values: join(&p.values),
+            watchdog: p.watchdog.word().to_owned(),
+            interval: interval_ms.to_string(),
+            trials: p.trials.to_string(),
+            seed: p.seed.to_string(),
         }
     }
 }
 
-fn number(text: &str, what: &str) -> Result<u64, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("{what}: expected a whole number, found “{}”", text.trim()))
-}
-
 impl Form {
     fn params(&self) -> Result<Params, String> {
-        let values = self
-            .values
-            .split(',')
-            .filter(|t| !t.trim().is_empty())
-            .map(|t| number(t, "values"))
-            .collect::<Result<Vec<_>, _>>()?;
-        let axis = match self.axis.as_str() {
-            "work" => Axis::WorkMs,
-            "interval" => Axis::WatchdogIntervalMs,
-            _ => Axis::TtlMs,
-        };
-        let watchdog = match self.watchdog.as_str() {
-            "script" => Watchdog::On {
-                interval_ms: number(&self.interval, "interval")?,
-                check: RenewCheck::Script,
-            },
-            "bare" => Watchdog::On {
-                interval_ms: number(&self.interval, "interval")?,
-                check: RenewCheck::BarePexpire,
-            },
-            _ => Watchdog::Off,
-        };
         Ok(Params {
-            pause_median_ms: number(&self.median, "median")?,
-            pause_p99_ms: number(&self.p99, "p99")?,
-            work_ms: number(&self.work, "work")?,
-            ttl_ms: number(&self.ttl, "TTL")?,
-            axis,
-            values,
-            watchdog,
-            trials: number(&self.trials, "trials")?,
-            seed: number(&self.seed, "seed")?,
+            pause_median_ms: parse_number(&self.median, "median")?,
+            pause_p99_ms: parse_number(&self.p99, "p99")?,
+            work_ms: parse_number(&self.work, "work")?,
+            ttl_ms: parse_number(&self.ttl, "TTL")?,
+            axis: Axis::from_word(&self.axis)?,
+            values: parse_numbers(&self.values, "values")?,
+            watchdog: Watchdog::from_word(
+                &self.watchdog,
+                parse_number(&self.interval, "interval")?,
+            )?,
+            trials: parse_number(&self.trials, "trials")?,
+            seed: parse_number(&self.seed, "seed")?,
         })
     }
 }
@@ -290,10 +278,9 @@ struct PointsProps {
     axis: String,
 }
 
-/// "12.34 %" from parts per million, exactly.
+/// "12.34 %", exactly.
 fn percent_text(count: u64, trials: u64) -> String {
-    let ppm = Tally::ppm(count, trials);
-    format!("{}.{:02} %", ppm / 10_000, (ppm % 10_000) / 100)
+    format!("{} %", percent(count, trials, 2))
 }
 
 #[component]

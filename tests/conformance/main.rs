@@ -29,3 +29,28 @@ pub(crate) fn corpus(folder: &str, comment: &str) -> Vec<(PathBuf, Vec<String>)>
         })
         .collect()
 }
+
+/// Runs every script of a corpus through `run` (model and server), returns how many lines
+/// were compared, and fails listing every script that differs (by file stem).
+pub(crate) fn check_corpus(
+    corpus: &[(PathBuf, Vec<String>)],
+    mut run: impl FnMut(&str, &[String]) -> Result<usize, String>,
+) -> usize {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (path, lines) in corpus {
+        let name = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        match run(&name, lines) {
+            Ok(n) => compared += n,
+            Err(diff) => failures.push(format!("{name}:\n  {diff}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} scripts differ:\n{}",
+        failures.len(),
+        corpus.len(),
+        failures.join("\n")
+    );
+    compared
+}

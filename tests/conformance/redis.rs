@@ -119,26 +119,10 @@ fn the_redis_corpus_matches_a_real_server_line_by_line() {
     let mut conn = Conn::connect(port(), DB_CORPUS);
     let corpus = crate::corpus("redis", "#");
     assert!(corpus.len() >= 40, "only {} scripts", corpus.len());
-    let mut failures = Vec::new();
-    let mut compared = 0;
-    for (path, lines) in &corpus {
-        match run_both(&mut conn, lines) {
-            Ok(n) => compared += n,
-            Err(diff) => {
-                failures.push(format!("{}:\n  {diff}", path.file_name().unwrap().to_string_lossy()))
-            }
-        }
-    }
+    let compared = crate::check_corpus(&corpus, |_, lines| run_both(&mut conn, lines));
     println!(
         "redis corpus: {} scripts, {compared} replies compared (PTTL within {PTTL_TOLERANCE_MS} ms)",
         corpus.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} of {} scripts differ:\n{}",
-        failures.len(),
-        corpus.len(),
-        failures.join("\n")
     );
 }
 

@@ -188,21 +188,6 @@ fn the_sql_corpus_matches_postgresql_line_by_line() {
     let port = pg_port();
     let corpus = crate::corpus("sql", "--");
     assert!(corpus.len() >= 25, "only {} scripts", corpus.len());
-    let mut failures = Vec::new();
-    let mut compared = 0;
-    for (path, lines) in &corpus {
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        match run_both(port, &name, lines) {
-            Ok(n) => compared += n,
-            Err(diff) => failures.push(format!("{name}:\n  {diff}")),
-        }
-    }
+    let compared = crate::check_corpus(&corpus, |name, lines| run_both(port, name, lines));
     println!("sql corpus: {} scripts, {compared} output lines compared", corpus.len());
-    assert!(
-        failures.is_empty(),
-        "{} of {} scripts differ:\n{}",
-        failures.len(),
-        corpus.len(),
-        failures.join("\n")
-    );
 }
