@@ -359,7 +359,7 @@ fn simulate(template: &Scenario, pause_ms: u64, work_ms: u64) -> Outcome {
             *p = pause_ms;
         }
     }
-    let summary = crate::sim::run_events_only(&scenario).summary();
+    let summary = crate::sim::run_facts(&scenario).summary();
     // B always holds the newer token (A is granted first), so A's write landing after
     // B's landed is an older token overwriting a newer one: what fencing exists to stop.
     // (A's write between B's grant and B's write is accepted even when fenced, and rightly:

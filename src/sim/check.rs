@@ -24,16 +24,16 @@ pub struct Checker {
     source: TokenSource,
     /// The highest token drawn from the source so far (a lower draw is a reset).
     highest_drawn: Option<i64>,
-    /// Every lease: seq -> (worker, token, grant event, time).
-    leases: BTreeMap<u32, LeaseRecord>,
+    /// Every lease by seq (seqs are small and dense): worker, token, grant event, time.
+    leases: Vec<Option<LeaseRecord>>,
     /// Token -> the first lease that carried it.
-    token_owner: BTreeMap<i64, u32>,
+    token_owner: TokenIndex<u32>,
     highest_token: Option<i64>,
     /// Accepted writes: the highest token and the newest lease accepted so far.
     accepted_max_token: Option<(i64, u32)>,
     accepted_newest_lease: Option<(u32, u32)>,
     /// Token -> (worker, event) of the first accepted write with it.
-    writer_of_token: BTreeMap<i64, (u8, u32)>,
+    writer_of_token: TokenIndex<(u8, u32)>,
     paid_by: Option<(u8, u32)>,
     charges: Vec<(u8, u32)>,
     warned_reset: bool,
@@ -51,6 +51,39 @@ struct LeaseRecord {
     highest_before: Option<i64>,
 }
 
+/// Token -> value for tokens that mostly arrive in increasing order (a counter's): an
+/// ascending run kept in a vector (append, binary search) and a tree for the others, so
+/// a long run costs no tree walk per token. Without hashing, nothing depends on a seed.
+#[derive(Clone, Debug)]
+struct TokenIndex<V> {
+    ascending: Vec<(i64, V)>,
+    others: BTreeMap<i64, V>,
+}
+
+impl<V> Default for TokenIndex<V> {
+    fn default() -> Self {
+        TokenIndex { ascending: Vec::new(), others: BTreeMap::new() }
+    }
+}
+
+impl<V> TokenIndex<V> {
+    fn get(&self, token: &i64) -> Option<&V> {
+        match self.ascending.binary_search_by_key(token, |(t, _)| *t) {
+            Ok(i) => Some(&self.ascending[i].1),
+            Err(_) => self.others.get(token),
+        }
+    }
+
+    /// Adds a token that is not there yet (callers check with `get` first).
+    fn insert(&mut self, token: i64, value: V) {
+        if self.ascending.last().is_none_or(|(last, _)| *last < token) {
+            self.ascending.push((token, value));
+        } else {
+            self.others.insert(token, value);
+        }
+    }
+}
+
 /// What the world tells the checker about an accepted or rejected write.
 pub struct WriteFact<'a> {
     pub worker: u8,
@@ -58,7 +91,8 @@ pub struct WriteFact<'a> {
     pub lease: Option<u32>,
     pub token: Option<i64>,
     pub accepted: bool,
-    pub status_before: &'a str,
+    /// Whether the row's status was `paid` before this write.
+    pub was_paid: bool,
     pub status_after: &'a str,
     pub event: u32,
     pub at_ms: u64,
@@ -68,6 +102,10 @@ pub struct WriteFact<'a> {
 impl Checker {
     pub fn new(source: TokenSource) -> Checker {
         Checker { source, ..Checker::default() }
+    }
+
+    fn lease(&self, seq: u32) -> Option<&LeaseRecord> {
+        self.leases.get(seq as usize).and_then(Option::as_ref)
     }
 
     /// A token was drawn; returns the previous high-water mark if this draw went below it.
@@ -80,7 +118,11 @@ impl Checker {
     /// A lease was granted (its token may come later, see [`Checker::on_token`]).
     pub fn on_grant(&mut self, seq: u32, worker: u8, event: u32, at_ms: u64) {
         let record = LeaseRecord { worker, token: None, event, at_ms, highest_before: None };
-        self.leases.insert(seq, record);
+        let index = seq as usize;
+        if self.leases.len() <= index {
+            self.leases.resize(index + 1, None);
+        }
+        self.leases[index] = Some(record);
     }
 
     /// The lease `seq` got token `token` (in the grant's step or a later one).
@@ -93,12 +135,14 @@ impl Checker {
     ) -> Vec<Finding> {
         let show = |t: i64| token_text(self.source, t);
         let mut findings = Vec::new();
-        let Some(record) = self.leases.get(&seq).cloned() else {
+        let Some(record) = self.lease(seq).cloned() else {
             return findings;
         };
         let who = |w: u8| names.get(usize::from(w)).map_or("?", String::as_str).to_owned();
         if let Some(&first) = self.token_owner.get(&token) {
-            let other = &self.leases[&first];
+            let Some(other) = self.lease(first) else {
+                return findings;
+            };
             let note = Note::new(
                 "sim.token_unique",
                 vec![
@@ -116,16 +160,17 @@ impl Checker {
         // Token order must agree with grant order, for every pair of leases. Leases usually
         // get their tokens in grant order, so only the leases on the "wrong side" are
         // scanned: later ones (rare), and earlier ones only if some token exceeds this one.
-        let later = self.leases.range(seq + 1..);
+        let split = (seq as usize).min(self.leases.len());
+        let later = self.leases.get(split + 1..).unwrap_or_default().iter().flatten();
         let earlier_needed = self.highest_token.is_some_and(|h| h > token);
-        let earlier = self.leases.range(..seq).rev().take_while(|_| earlier_needed);
+        let earlier = self.leases[..split].iter().rev().take_while(|_| earlier_needed).flatten();
         let inverted = later
-            .filter(|(_, other)| other.token.is_some_and(|t| t < token))
-            .map(|(_, other)| (&record, other))
+            .filter(|other| other.token.is_some_and(|t| t < token))
+            .map(|other| (&record, other))
             .chain(
                 earlier
-                    .filter(|(_, other)| other.token.is_some_and(|t| t > token))
-                    .map(|(_, other)| (other, &record)),
+                    .filter(|other| other.token.is_some_and(|t| t > token))
+                    .map(|other| (other, &record)),
             )
             .next();
         if let Some((first, second)) = inverted {
@@ -144,7 +189,7 @@ impl Checker {
             );
             findings.push(violation(Property::TokenOrder, note, vec![first.event, second.event]));
         }
-        if let Some(entry) = self.leases.get_mut(&seq) {
+        if let Some(Some(entry)) = self.leases.get_mut(seq as usize) {
             entry.token = Some(token);
             entry.highest_before = reset;
         }
@@ -175,7 +220,7 @@ impl Checker {
         let mut findings = Vec::new();
         let who = |w: u8| names.get(usize::from(w)).map_or("?", String::as_str).to_owned();
         if !fact.accepted {
-            let reset = fact.lease.and_then(|seq| self.leases.get(&seq)).and_then(|record| {
+            let reset = fact.lease.and_then(|seq| self.lease(seq)).and_then(|record| {
                 let token = record.token?;
                 let before = record.highest_before?;
                 (token < before).then_some(before)
@@ -210,8 +255,7 @@ impl Checker {
             _ => None,
         };
         if let (Some((newest, newest_event)), true) = (stale_by_lease, findings.is_empty()) {
-            let newer =
-                self.leases.get(&newest).map_or("another worker".to_owned(), |r| who(r.worker));
+            let newer = self.lease(newest).map_or("another worker".to_owned(), |r| who(r.worker));
             let note = Note::new(
                 "sim.stale_lease",
                 vec![("worker", fact.worker_name.to_owned()), ("newer", newer)],
@@ -249,7 +293,7 @@ impl Checker {
         {
             self.accepted_newest_lease = Some((seq, fact.event));
         }
-        if fact.status_after == "paid" && fact.status_before != "paid" {
+        if fact.status_after == "paid" && !fact.was_paid {
             if let Some((first, first_event)) = self.paid_by {
                 let note = Note::new(
                     "sim.paid_once",

@@ -28,10 +28,19 @@ pub fn run(scenario: &Scenario) -> Trace {
     Trace::new(scenario.clone(), output)
 }
 
-/// Runs a scenario keeping only the events (for summaries and many trials).
+/// Runs a scenario keeping only the events (for summaries, exports and the CLI).
 pub fn run_events_only(scenario: &Scenario) -> Trace {
-    let output = world::run(scenario, world::Recording::EventsOnly);
-    let mut output = output;
+    end_state_only(scenario, world::run(scenario, world::Recording::EventsOnly))
+}
+
+/// Runs a scenario keeping the events without their prose (see [`world::Recording::Facts`]):
+/// what many trials need. Kinds, times, actors, peers, causes and findings are those of
+/// [`run_events_only`]; `render` of such a trace shows no commands or replies.
+pub fn run_facts(scenario: &Scenario) -> Trace {
+    end_state_only(scenario, world::run(scenario, world::Recording::Facts))
+}
+
+fn end_state_only(scenario: &Scenario, mut output: world::Output) -> Trace {
     // One frame (the end state) keeps `state_at` meaningful.
     output.frames = vec![output.final_state.clone()];
     Trace::new(scenario.clone(), output)

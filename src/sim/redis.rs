@@ -7,6 +7,7 @@
 //! passes the node's wall-clock time in every call.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// A reply as RESP2 carries it.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -190,6 +191,28 @@ pub enum Effect {
     Delete { key: String },
 }
 
+/// Where a command's effects go: a list (to replicate them) or only a count (a node that
+/// nobody replicates from needs to know that something changed, not what).
+pub trait Effects {
+    fn record(&mut self, effect: impl FnOnce() -> Effect);
+}
+
+impl Effects for Vec<Effect> {
+    fn record(&mut self, effect: impl FnOnce() -> Effect) {
+        self.push(effect());
+    }
+}
+
+/// Counts effects without building them.
+#[derive(Debug, Default)]
+pub struct EffectCount(pub usize);
+
+impl Effects for EffectCount {
+    fn record(&mut self, _effect: impl FnOnce() -> Effect) {
+        self.0 += 1;
+    }
+}
+
 /// One node's data.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct Keyspace {
@@ -263,34 +286,49 @@ impl Keyspace {
         role: ExpiryRole,
     ) -> (Reply, Vec<Effect>) {
         let mut effects = Vec::new();
-        let reply = match command {
+        let reply = self.exec_into(command, now_ms, role, &mut effects);
+        (reply, effects)
+    }
+
+    /// [`Keyspace::exec`] with the effects handed to `effects`, which may only count them.
+    pub fn exec_into(
+        &mut self,
+        command: &Command,
+        now_ms: i64,
+        role: ExpiryRole,
+        effects: &mut impl Effects,
+    ) -> Reply {
+        match command {
             Command::Set { key, value, condition, expiry, get } => {
-                self.expire_if_due(key, now_ms, role, &mut effects);
-                let old = self.entries.get(key).cloned();
-                let old_reply = match &old {
-                    Some(entry) => Reply::Bulk(entry.value.clone()),
-                    None => Reply::Nil,
+                self.expire_if_due(key, now_ms, role, effects);
+                let old = self.entries.get(key);
+                let exists = old.is_some();
+                let old_expire_at_ms = old.and_then(|entry| entry.expire_at_ms);
+                // Only `GET` needs the old value copied out.
+                let old_reply = match (get, old) {
+                    (true, Some(entry)) => Reply::Bulk(entry.value.clone()),
+                    _ => Reply::Nil,
                 };
                 let allowed = match condition {
                     SetCondition::Always => true,
-                    SetCondition::IfAbsent => old.is_none(),
-                    SetCondition::IfPresent => old.is_some(),
+                    SetCondition::IfAbsent => !exists,
+                    SetCondition::IfPresent => exists,
                 };
                 if allowed {
                     let expire_at_ms = match expiry {
                         SetExpiry::Clear => None,
                         SetExpiry::At { deadline_ms } => Some(*deadline_ms),
-                        SetExpiry::KeepTtl => old.as_ref().and_then(|entry| entry.expire_at_ms),
+                        SetExpiry::KeepTtl => old_expire_at_ms,
                     };
                     let entry = Entry { value: value.clone(), expire_at_ms };
                     // A deadline already in the past (PXAT in the past) deletes at once.
                     if is_expired(&entry, now_ms) {
                         if self.entries.remove(key).is_some() {
-                            effects.push(Effect::Delete { key: key.clone() });
+                            effects.record(|| Effect::Delete { key: key.clone() });
                         }
                     } else {
                         self.entries.insert(key.clone(), entry.clone());
-                        effects.push(Effect::Put { key: key.clone(), entry });
+                        effects.record(|| Effect::Put { key: key.clone(), entry });
                     }
                 }
                 match (get, allowed) {
@@ -299,17 +337,17 @@ impl Keyspace {
                     (false, false) => Reply::Nil,
                 }
             }
-            Command::Get { key } => match self.lookup(key, now_ms, role, &mut effects) {
+            Command::Get { key } => match self.lookup(key, now_ms, role, effects) {
                 Some(entry) => Reply::Bulk(entry.value.clone()),
                 None => Reply::Nil,
             },
             Command::Del { keys } => {
                 let mut removed = 0;
                 for key in keys {
-                    self.expire_if_due(key, now_ms, role, &mut effects);
+                    self.expire_if_due(key, now_ms, role, effects);
                     if self.entries.remove(key).is_some() {
                         removed += 1;
-                        effects.push(Effect::Delete { key: key.clone() });
+                        effects.record(|| Effect::Delete { key: key.clone() });
                     }
                 }
                 Reply::Int(removed)
@@ -317,18 +355,18 @@ impl Keyspace {
             Command::Exists { keys } => {
                 let mut count = 0;
                 for key in keys {
-                    if self.lookup(key, now_ms, role, &mut effects).is_some() {
+                    if self.lookup(key, now_ms, role, effects).is_some() {
                         count += 1;
                     }
                 }
                 Reply::Int(count)
             }
             Command::Incr { key } => {
-                self.expire_if_due(key, now_ms, role, &mut effects);
+                self.expire_if_due(key, now_ms, role, effects);
                 let (current, expire_at_ms) = match self.entries.get(key) {
                     Some(entry) => match parse_redis_int(&entry.value) {
                         Some(n) => (n, entry.expire_at_ms),
-                        None => return (Reply::error(ERR_NOT_INTEGER), effects),
+                        None => return Reply::error(ERR_NOT_INTEGER),
                     },
                     None => (0, None),
                 };
@@ -336,9 +374,19 @@ impl Keyspace {
                     None => Reply::error("ERR increment or decrement would overflow"),
                     Some(next) => {
                         // INCR keeps the key's TTL.
-                        let entry = Entry { value: next.to_string(), expire_at_ms };
-                        self.entries.insert(key.clone(), entry.clone());
-                        effects.push(Effect::Put { key: key.clone(), entry });
+                        match self.entries.get_mut(key) {
+                            Some(entry) => {
+                                // Rewrites the digits in the value's own buffer.
+                                entry.value.clear();
+                                let _ = write!(entry.value, "{next}");
+                            }
+                            None => {
+                                let entry = Entry { value: next.to_string(), expire_at_ms };
+                                self.entries.insert(key.clone(), entry);
+                            }
+                        }
+                        let entry = &self.entries[key];
+                        effects.record(|| Effect::Put { key: key.clone(), entry: entry.clone() });
                         Reply::Int(next)
                     }
                 }
@@ -347,27 +395,25 @@ impl Keyspace {
                 // Redis checks the deadline for overflow before it looks the key up.
                 match now_ms.checked_add(*ttl_ms) {
                     None => Reply::error("ERR invalid expire time in 'pexpire' command"),
-                    Some(_) if self.lookup(key, now_ms, role, &mut effects).is_none() => {
-                        Reply::Int(0)
-                    }
+                    Some(_) if self.lookup(key, now_ms, role, effects).is_none() => Reply::Int(0),
                     Some(deadline_ms) if deadline_ms <= now_ms => {
                         // A deadline not in the future deletes the key (the event is `del`).
                         self.entries.remove(key);
-                        effects.push(Effect::Delete { key: key.clone() });
+                        effects.record(|| Effect::Delete { key: key.clone() });
                         Reply::Int(1)
                     }
                     Some(deadline_ms) => match self.entries.get_mut(key) {
                         Some(entry) => {
                             entry.expire_at_ms = Some(deadline_ms);
                             let entry = entry.clone();
-                            effects.push(Effect::Put { key: key.clone(), entry });
+                            effects.record(|| Effect::Put { key: key.clone(), entry });
                             Reply::Int(1)
                         }
                         None => Reply::Int(0),
                     },
                 }
             }
-            Command::PTtl { key } => match self.lookup(key, now_ms, role, &mut effects) {
+            Command::PTtl { key } => match self.lookup(key, now_ms, role, effects) {
                 None => Reply::Int(-2),
                 Some(Entry { expire_at_ms: None, .. }) => Reply::Int(-1),
                 Some(Entry { expire_at_ms: Some(deadline), .. }) => {
@@ -375,8 +421,7 @@ impl Keyspace {
                 }
             },
             Command::Wait { .. } => Reply::error("ERR WAIT is answered by the replication model"),
-        };
-        (reply, effects)
+        }
     }
 
     fn lookup(
@@ -384,7 +429,7 @@ impl Keyspace {
         key: &str,
         now_ms: i64,
         role: ExpiryRole,
-        effects: &mut Vec<Effect>,
+        effects: &mut impl Effects,
     ) -> Option<&Entry> {
         self.expire_if_due(key, now_ms, role, effects);
         self.entries.get(key).filter(|entry| !is_expired(entry, now_ms))
@@ -395,14 +440,14 @@ impl Keyspace {
         key: &str,
         now_ms: i64,
         role: ExpiryRole,
-        effects: &mut Vec<Effect>,
+        effects: &mut impl Effects,
     ) {
         if role == ExpiryRole::Hide {
             return;
         }
         if self.entries.get(key).is_some_and(|entry| is_expired(entry, now_ms)) {
             self.entries.remove(key);
-            effects.push(Effect::Delete { key: key.to_owned() });
+            effects.record(|| Effect::Delete { key: key.to_owned() });
         }
     }
 }

@@ -5,7 +5,9 @@
 //! script without rolling back earlier writes, and all effects leave as one unit. It does
 //! not interpret arbitrary Lua: only these texts are recognised (by body) anywhere.
 
-use crate::sim::redis::{Command, Effect, ExpiryRole, Keyspace, Reply, SetCondition, SetExpiry};
+use crate::sim::redis::{
+    Command, Effect, Effects, ExpiryRole, Keyspace, Reply, SetCondition, SetExpiry,
+};
 
 /// Grants the lock and draws the fencing token in one atomic step.
 pub const ACQUIRE_LUA: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -77,35 +79,63 @@ impl Script {
     pub fn run(
         self,
         keyspace: &mut Keyspace,
-        keys: &[String],
-        args: &[String],
+        keys: &[impl AsRef<str>],
+        args: &[impl AsRef<str>],
         now_ms: i64,
         role: ExpiryRole,
     ) -> (Reply, Vec<Effect>) {
         let mut effects = Vec::new();
-        let mut call =
-            |command: Command, line: u32, effects: &mut Vec<Effect>| -> Result<Reply, Reply> {
-                let (reply, mut done) = keyspace.exec(&command, now_ms, role);
-                effects.append(&mut done);
-                match reply {
-                    Reply::Error(text) => Err(Reply::Error(format!(
-                        "{text} script: {}, on @user_script:{line}.",
-                        self.sha1_hex()
-                    ))),
-                    other => Ok(other),
-                }
-            };
-        let key = |i: usize| keys.get(i).cloned().unwrap_or_default();
-        let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
+        let reply = self.run_into(keyspace, keys, args, now_ms, role, &mut effects);
+        (reply, effects)
+    }
+
+    /// [`Script::run`] with the effects handed to `effects`, which may only count them.
+    pub fn run_into<E: Effects>(
+        self,
+        keyspace: &mut Keyspace,
+        keys: &[impl AsRef<str>],
+        args: &[impl AsRef<str>],
+        now_ms: i64,
+        role: ExpiryRole,
+        effects: &mut E,
+    ) -> Reply {
+        let mut call = |command: Command, line: u32, effects: &mut E| -> Result<Reply, Reply> {
+            let reply = keyspace.exec_into(&command, now_ms, role, effects);
+            match reply {
+                Reply::Error(text) => Err(Reply::Error(format!(
+                    "{text} script: {}, on @user_script:{line}.",
+                    self.sha1_hex()
+                ))),
+                other => Ok(other),
+            }
+        };
+        let key = |i: usize| keys.get(i).map_or("", AsRef::as_ref);
+        let arg = |i: usize| args.get(i).map_or("", AsRef::as_ref);
         let result = match self {
             Script::Acquire => {
-                // ARGV[2] reaches SET as text, so a bad TTL gets SET's own error.
-                let set = crate::sim::redis::parse_command(
-                    &["SET".into(), key(0), arg(0), "NX".into(), "PX".into(), arg(1)],
-                    now_ms,
-                );
+                // ARGV[2] reaches SET as text. A positive count of milliseconds that does not
+                // overflow the deadline builds the command directly (what SET's parser would
+                // build); anything else goes through that parser, so a bad TTL gets SET's own
+                // error.
+                let deadline_ms = crate::sim::redis::parse_redis_int(arg(1))
+                    .filter(|&ttl_ms| ttl_ms > 0)
+                    .and_then(|ttl_ms| ttl_ms.checked_add(now_ms));
+                let set = match deadline_ms {
+                    Some(deadline_ms) => Ok(set_nx_px(key(0), arg(0), deadline_ms)),
+                    None => crate::sim::redis::parse_command(
+                        &[
+                            "SET".into(),
+                            key(0).to_owned(),
+                            arg(0).to_owned(),
+                            "NX".into(),
+                            "PX".into(),
+                            arg(1).to_owned(),
+                        ],
+                        now_ms,
+                    ),
+                };
                 let granted = match set {
-                    Ok(command) => call(command, 1, &mut effects),
+                    Ok(command) => call(command, 1, effects),
                     Err(Reply::Error(text)) => Err(Reply::Error(format!(
                         "{text} script: {}, on @user_script:1.",
                         self.sha1_hex()
@@ -115,22 +145,24 @@ impl Script {
                 match granted {
                     // Lua sees a nil bulk reply as false.
                     Ok(Reply::Nil) => Ok(Reply::Array(vec![Reply::Int(0), Reply::Int(0)])),
-                    Ok(_) => call(Command::Incr { key: key(1) }, 2, &mut effects)
+                    Ok(_) => call(Command::Incr { key: key(1).to_owned() }, 2, effects)
                         .map(|token| Reply::Array(vec![Reply::Int(1), through_lua_number(token)])),
                     Err(e) => Err(e),
                 }
             }
             Script::Release | Script::Renew => {
-                let current = call(Command::Get { key: key(0) }, 1, &mut effects);
+                let current = call(Command::Get { key: key(0).to_owned() }, 1, effects);
                 match current {
                     Ok(Reply::Bulk(value)) if value == arg(0) => {
                         if self == Script::Release {
-                            call(Command::Del { keys: vec![key(0)] }, 2, &mut effects)
+                            call(Command::Del { keys: vec![key(0).to_owned()] }, 2, effects)
                         } else {
-                            match crate::sim::redis::parse_redis_int(&arg(1)) {
-                                Some(ttl_ms) => {
-                                    call(Command::PExpire { key: key(0), ttl_ms }, 2, &mut effects)
-                                }
+                            match crate::sim::redis::parse_redis_int(arg(1)) {
+                                Some(ttl_ms) => call(
+                                    Command::PExpire { key: key(0).to_owned(), ttl_ms },
+                                    2,
+                                    effects,
+                                ),
                                 None => Err(Reply::Error(format!(
                                     "{} script: {}, on @user_script:2.",
                                     crate::sim::redis::ERR_NOT_INTEGER,
@@ -144,10 +176,9 @@ impl Script {
                 }
             }
         };
-        let reply = match result {
+        match result {
             Ok(reply) | Err(reply) => reply,
-        };
-        (reply, effects)
+        }
     }
 }
 

@@ -185,7 +185,11 @@ impl Trace {
                     }
                 }
                 (EventKind::Wrote { token, rows }, _) => {
-                    let worker = writer_of(&event.command).unwrap_or_default();
+                    // The database served the worker whose step ran (the event's peer).
+                    let worker = match event.peer {
+                        Some(Actor::Worker(w)) => name(w),
+                        _ => String::new(),
+                    };
                     summary.writes.push(Write {
                         worker,
                         token: *token,
@@ -233,10 +237,4 @@ impl Trace {
         }
         hash
     }
-}
-
-/// The `updated_by = 'X'` of a rendered UPDATE.
-fn writer_of(statement: &str) -> Option<String> {
-    let rest = statement.split("updated_by = '").nth(1)?;
-    Some(rest.split('\'').next()?.to_owned())
 }

@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use crate::sim::check::{Checker, Finding, WriteFact, secs};
 use crate::sim::event::{Actor, Event, EventKind, Note};
 use crate::sim::prng::Prng;
-use crate::sim::redis::{Command, Effect, ExpiryRole, Keyspace, Reply, command_text};
+use crate::sim::redis::{Command, Effect, EffectCount, ExpiryRole, Keyspace, Reply, command_text};
 use crate::sim::scenario::{
     AcquireHow, Compare, CrashKind, Fault, Guard, KeyStrategy, OnShort, Persistence, ReleaseHow,
     RenewHow, Scenario, StatusCheck, Step, TokenSource, Topology, WriteHow,
@@ -29,11 +29,17 @@ use crate::sim::token::{token_sql, token_text};
 pub const EVENTS_MAX: usize = 1_000_000;
 pub const EVENTS_MAX_WITH_FRAMES: usize = 20_000;
 
-/// Whether the run keeps a state frame per event (for the player) or only the events.
+/// What a run keeps: a state frame per event (the player), the events with their text
+/// (summaries, the CLI), or the bare facts (many trials).
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Recording {
     Frames,
     EventsOnly,
+    /// Events without their prose: the `command`, `reply`, `why` and `note` of steps stay
+    /// empty, so a step allocates no text. Kinds, actors, times, causes, peers and every
+    /// checker finding (with its explanation) are the same as in the other modes (a native
+    /// test compares them).
+    Facts,
 }
 
 /// What a run produced.
@@ -318,7 +324,7 @@ impl<'s> World<'s> {
             }
             let limit = match self.recording {
                 Recording::Frames => EVENTS_MAX_WITH_FRAMES,
-                Recording::EventsOnly => EVENTS_MAX,
+                Recording::EventsOnly | Recording::Facts => EVENTS_MAX,
             };
             if self.events.len() >= limit {
                 self.truncated = true;
@@ -419,6 +425,11 @@ impl<'s> World<'s> {
             }
             _ => None,
         };
+        // Text built on a cold path is dropped here; hot paths do not build it at all.
+        let (command, reply) = match self.texts() {
+            true => (command, reply),
+            false => (String::new(), String::new()),
+        };
         self.events.push(Event {
             id,
             at_ms: self.state.now_ms,
@@ -437,8 +448,27 @@ impl<'s> World<'s> {
         id
     }
 
+    /// Whether events carry their text (everything but [`Recording::Facts`]).
+    fn texts(&self) -> bool {
+        self.recording != Recording::Facts
+    }
+
+    /// `make()` when events carry text, else an empty string (which does not allocate).
+    fn text(&self, make: impl FnOnce() -> String) -> String {
+        if self.texts() { make() } else { String::new() }
+    }
+
+    /// A worker's name, borrowed from the scenario (so it outlives borrows of the world).
+    fn name(&self, w: u8) -> &'s str {
+        let scenario: &'s Scenario = self.scenario;
+        scenario.workers.get(usize::from(w)).map_or("", |worker| worker.name.as_str())
+    }
+
     /// Sets the prose of the next event and returns its English text.
     fn say(&mut self, key: &'static str, args: Vec<(&'static str, String)>) -> String {
+        if !self.texts() {
+            return String::new();
+        }
         let note = Note::new(key, args);
         let text = note.english();
         self.pending_note = note;
@@ -683,12 +713,12 @@ impl<'s> World<'s> {
                     get: false,
                 };
                 let reply = self.redis_exec(n, &command);
-                let text = command_text(&["SET", &key, &value]);
+                let text = self.text(|| command_text(&["SET", &key, &value]));
                 self.emit(
                     Actor::Node(n),
                     EventKind::CounterOverwritten,
                     text,
-                    reply.to_inline(),
+                    self.text(|| reply.to_inline()),
                     Vec::new(),
                 );
             }
@@ -771,21 +801,52 @@ impl<'s> World<'s> {
         let now_node = node.clock_ms(self.state.now_ms);
         let role = expiry_role(node.role);
         self.persist_tick(n);
-        let (reply, effects) =
-            self.state.nodes[usize::from(n)].keyspace.exec(command, now_node, role);
-        self.after_effects(n, effects);
-        reply
+        let keeps_effects = self.keeps_effects(n);
+        let keyspace = &mut self.state.nodes[usize::from(n)].keyspace;
+        if keeps_effects {
+            let mut effects = Vec::new();
+            let reply = keyspace.exec_into(command, now_node, role, &mut effects);
+            self.after_effects(n, effects);
+            reply
+        } else {
+            let mut count = EffectCount::default();
+            let reply = keyspace.exec_into(command, now_node, role, &mut count);
+            self.after_unreplicated(n, count.0);
+            reply
+        }
     }
 
-    fn redis_script(&mut self, n: u8, script: Script, keys: &[String], args: &[String]) -> Reply {
+    fn redis_script(
+        &mut self,
+        n: u8,
+        script: Script,
+        keys: &[impl AsRef<str>],
+        args: &[impl AsRef<str>],
+    ) -> Reply {
         let node = &self.state.nodes[usize::from(n)];
         let now_node = node.clock_ms(self.state.now_ms);
         let role = expiry_role(node.role);
         self.persist_tick(n);
-        let (reply, effects) =
-            script.run(&mut self.state.nodes[usize::from(n)].keyspace, keys, args, now_node, role);
-        self.after_effects(n, effects);
-        reply
+        let keeps_effects = self.keeps_effects(n);
+        let keyspace = &mut self.state.nodes[usize::from(n)].keyspace;
+        if keeps_effects {
+            let mut effects = Vec::new();
+            let reply = script.run_into(keyspace, keys, args, now_node, role, &mut effects);
+            self.after_effects(n, effects);
+            reply
+        } else {
+            let mut count = EffectCount::default();
+            let reply = script.run_into(keyspace, keys, args, now_node, role, &mut count);
+            self.after_unreplicated(n, count.0);
+            reply
+        }
+    }
+
+    /// Whether node `n`'s effects are needed as values: it is the primary and a live
+    /// replica follows it. Otherwise only the fact of a change matters.
+    fn keeps_effects(&self, n: u8) -> bool {
+        self.state.primary == Some(n)
+            && self.state.nodes.iter().any(|node| node.up && node.role == Role::Replica { of: n })
     }
 
     fn after_effects(&mut self, n: u8, effects: Vec<Effect>) {
@@ -795,6 +856,18 @@ impl<'s> World<'s> {
         self.persist_after(n);
         if self.state.primary == Some(n) {
             self.replicate(n, effects);
+        }
+    }
+
+    /// [`World::after_effects`] for a node nobody replicates from: the same persistence and
+    /// replication offset, without the effect values.
+    fn after_unreplicated(&mut self, n: u8, n_effects: usize) {
+        if n_effects == 0 {
+            return;
+        }
+        self.persist_after(n);
+        if self.state.primary == Some(n) {
+            self.state.nodes[usize::from(n)].offset += 1;
         }
     }
 
@@ -1127,8 +1200,8 @@ impl<'s> World<'s> {
                 self.emit(
                     Actor::Worker(w),
                     EventKind::Began,
-                    "BEGIN".to_owned(),
-                    "BEGIN".to_owned(),
+                    self.text(|| "BEGIN".to_owned()),
+                    self.text(|| "BEGIN".to_owned()),
                     Vec::new(),
                 );
                 self.advance_after(w, 0, false);
@@ -1143,8 +1216,8 @@ impl<'s> World<'s> {
                 self.emit(
                     Actor::Worker(w),
                     EventKind::Committed,
-                    "COMMIT".to_owned(),
-                    "COMMIT".to_owned(),
+                    self.text(|| "COMMIT".to_owned()),
+                    self.text(|| "COMMIT".to_owned()),
                     Vec::new(),
                 );
                 self.advance_after(w, 0, false);
@@ -1154,8 +1227,8 @@ impl<'s> World<'s> {
                 self.emit(
                     Actor::Worker(w),
                     EventKind::RolledBack,
-                    "ROLLBACK".to_owned(),
-                    "ROLLBACK".to_owned(),
+                    self.text(|| "ROLLBACK".to_owned()),
+                    self.text(|| "ROLLBACK".to_owned()),
                     Vec::new(),
                 );
                 self.advance_after(w, 0, false);
@@ -1352,28 +1425,37 @@ impl<'s> World<'s> {
             Ok(n) => n,
             Err(node) => return self.unreachable(w, node, retry_every_ms, attempts),
         };
-        let name = self.names[usize::from(w)].clone();
-        let lock_key = self.scenario.redis.lock_key.clone();
-        let fence_key = self.scenario.redis.fence_key.clone();
-        let ttl_text = ttl_ms.to_string();
+        let scenario: &'s Scenario = self.scenario;
+        let name = self.name(w);
+        let lock_key = scenario.redis.lock_key.as_str();
+        let fence_key = scenario.redis.fence_key.as_str();
+        let mut ttl_digits = [0u8; 20];
+        let ttl_text = decimal(ttl_ms, &mut ttl_digits);
         let sub = self.runtime[usize::from(w)].sub;
         let lost = self.reply_lost(w);
         let latency_ms = 1;
         let redis_tokens = self.scenario.tokens == TokenSource::RedisIncr;
         match (how, sub) {
             (AcquireHow::Script, _) if redis_tokens => {
-                let keys = [lock_key.clone(), fence_key.clone()];
-                let args = [name.clone(), ttl_text.clone()];
-                let reply = self.redis_script(n, Script::Acquire, &keys, &args);
-                let command = command_text(&[
-                    "EVAL",
-                    Script::Acquire.label(),
-                    "2",
-                    &lock_key,
-                    &fence_key,
-                    &name,
-                    &ttl_text,
-                ]);
+                let reply = self.redis_script(
+                    n,
+                    Script::Acquire,
+                    &[lock_key, fence_key],
+                    &[name, ttl_text],
+                );
+                let command = self.text(|| {
+                    self.text(|| {
+                        command_text(&[
+                            "EVAL",
+                            Script::Acquire.label(),
+                            "2",
+                            lock_key,
+                            fence_key,
+                            name,
+                            ttl_text,
+                        ])
+                    })
+                });
                 match reply {
                     Reply::Array(ref items) if items.first() == Some(&Reply::Int(1)) => {
                         let token = match items.get(1) {
@@ -1384,7 +1466,7 @@ impl<'s> World<'s> {
                             Actor::Worker(w),
                             EventKind::Granted { token },
                             command,
-                            reply.to_inline(),
+                            self.text(|| reply.to_inline()),
                             Vec::new(),
                         );
                         let drawn = token.map(|t| (t, self.note_draw(t)));
@@ -1398,7 +1480,7 @@ impl<'s> World<'s> {
                         let lock_set = self.state.nodes[usize::from(n)]
                             .keyspace
                             .peek(
-                                &lock_key,
+                                lock_key,
                                 self.state.nodes[usize::from(n)].clock_ms(self.state.now_ms),
                             )
                             .is_some_and(|e| e.value == name);
@@ -1406,7 +1488,7 @@ impl<'s> World<'s> {
                             Actor::Worker(w),
                             EventKind::AcquireFailed,
                             command,
-                            reply.to_inline(),
+                            self.text(|| reply.to_inline()),
                             Vec::new(),
                         );
                         if lock_set {
@@ -1420,7 +1502,7 @@ impl<'s> World<'s> {
                             Actor::Worker(w),
                             EventKind::Denied,
                             command,
-                            reply.to_inline(),
+                            self.text(|| reply.to_inline()),
                             Vec::new(),
                         );
                         if lost {
@@ -1434,8 +1516,9 @@ impl<'s> World<'s> {
             (AcquireHow::Script | AcquireHow::SetThenIncr, 0) | (AcquireHow::IncrThenSet, 1) => {
                 let now_node = self.state.nodes[usize::from(n)].clock_ms(self.state.now_ms);
                 let deadline = now_node.saturating_add(i64::try_from(ttl_ms).unwrap_or(i64::MAX));
-                let reply = self.redis_exec(n, &script::set_nx_px(&lock_key, &name, deadline));
-                let command = command_text(&["SET", &lock_key, &name, "NX", "PX", &ttl_text]);
+                let reply = self.redis_exec(n, &script::set_nx_px(lock_key, name, deadline));
+                let command =
+                    self.text(|| command_text(&["SET", lock_key, name, "NX", "PX", ttl_text]));
                 let granted = reply == Reply::Ok;
                 let draws_later = how == AcquireHow::SetThenIncr
                     || (how == AcquireHow::Script && self.scenario.tokens != TokenSource::None);
@@ -1444,7 +1527,7 @@ impl<'s> World<'s> {
                         Actor::Worker(w),
                         EventKind::Denied,
                         command,
-                        reply.to_inline(),
+                        self.text(|| reply.to_inline()),
                         Vec::new(),
                     );
                     return self.denied_retry(w, retry_every_ms, attempts);
@@ -1456,8 +1539,13 @@ impl<'s> World<'s> {
                 let token = drawn.map(|(token, _)| token);
                 let kind =
                     if draws_later { EventKind::LockSet } else { EventKind::Granted { token } };
-                let event =
-                    self.emit(Actor::Worker(w), kind, command, reply.to_inline(), Vec::new());
+                let event = self.emit(
+                    Actor::Worker(w),
+                    kind,
+                    command,
+                    self.text(|| reply.to_inline()),
+                    Vec::new(),
+                );
                 self.new_lease(w, ttl_ms, drawn, event, true);
                 if draws_later {
                     self.runtime[usize::from(w)].sub = 1;
@@ -1470,12 +1558,16 @@ impl<'s> World<'s> {
             // The token, drawn after the lock (second request).
             (AcquireHow::Script | AcquireHow::SetThenIncr, _) => {
                 let (token, command, reply_text) = if redis_tokens {
-                    let reply = self.redis_exec(n, &Command::Incr { key: fence_key.clone() });
+                    let reply = self.redis_exec(n, &Command::Incr { key: fence_key.to_owned() });
                     let token = match reply {
                         Reply::Int(t) => Some(t),
                         _ => None,
                     };
-                    (token, command_text(&["INCR", &fence_key]), reply.to_inline())
+                    (
+                        token,
+                        self.text(|| command_text(&["INCR", fence_key])),
+                        self.text(|| reply.to_inline()),
+                    )
                 } else {
                     let token = self.draw_token();
                     (Some(token), self.token_command(), token_text(self.scenario.tokens, token))
@@ -1513,15 +1605,15 @@ impl<'s> World<'s> {
             }
             // INCR first, then SET NX PX.
             (AcquireHow::IncrThenSet, _) => {
-                let reply = self.redis_exec(n, &Command::Incr { key: fence_key.clone() });
-                let command = command_text(&["INCR", &fence_key]);
+                let reply = self.redis_exec(n, &Command::Incr { key: fence_key.to_owned() });
+                let command = self.text(|| command_text(&["INCR", fence_key]));
                 match reply {
                     Reply::Int(token) => {
                         self.emit(
                             Actor::Worker(w),
                             EventKind::TokenDrawn { token },
                             command,
-                            reply.to_inline(),
+                            self.text(|| reply.to_inline()),
                             Vec::new(),
                         );
                         let reset = self.note_draw(token);
@@ -1535,7 +1627,7 @@ impl<'s> World<'s> {
                             Actor::Worker(w),
                             EventKind::AcquireFailed,
                             command,
-                            reply.to_inline(),
+                            self.text(|| reply.to_inline()),
                             Vec::new(),
                         );
                         self.finish(w, "sim.no_token");
@@ -1577,7 +1669,8 @@ impl<'s> World<'s> {
             let name = self.names[usize::from(w)].clone();
             let lock_key = self.scenario.redis.lock_key.clone();
             let ttl_text = ttl_ms.to_string();
-            let command = command_text(&["SET", &lock_key, &name, "NX", "PX", &ttl_text]);
+            let command =
+                self.text(|| command_text(&["SET", &lock_key, &name, "NX", "PX", &ttl_text]));
             let ok = if self.state.nodes[usize::from(n)].up && !self.partitioned(w, n) {
                 let now_node = self.state.nodes[usize::from(n)].clock_ms(now);
                 let deadline = now_node.saturating_add(i64::try_from(ttl_ms).unwrap_or(i64::MAX));
@@ -1587,7 +1680,7 @@ impl<'s> World<'s> {
                     Actor::Worker(w),
                     EventKind::NodeLocked { node: n, ok },
                     format!("{} @{}", command, self.state.nodes[usize::from(n)].name),
-                    reply.to_inline(),
+                    self.text(|| reply.to_inline()),
                     Vec::new(),
                 );
                 ok
@@ -1776,7 +1869,7 @@ impl<'s> World<'s> {
             return;
         }
         let ws = &self.state.workers[usize::from(w)];
-        let name = ws.name.clone();
+        let name = self.name(w);
         let lease = ws.lease.as_ref().map(|l| l.seq);
         let grant_event = ws.lease.as_ref().map(|l| l.granted_by);
         let in_txn = ws.in_txn;
@@ -1793,7 +1886,7 @@ impl<'s> World<'s> {
             }
             WriteHow::Unfenced => (None, Guard::None, StatusCheck::Off),
         };
-        let row = self.order_row_for(w).clone();
+        let row = self.order_row_for(w);
         let fence_ok = match (guard, token) {
             (Guard::None, _) => true,
             (Guard::Lt, Some(t)) => row.last_fence < t,
@@ -1808,39 +1901,25 @@ impl<'s> World<'s> {
         };
         let status_ok = required_status.is_none_or(|required| row.status == required);
         let matched = fence_ok && status_ok;
-        let command = update_text(
-            &row,
-            guard,
-            required_status,
-            status,
-            token.map(|t| token_sql(self.scenario.tokens, t)),
-            &name,
-        );
+        let last_fence = row.last_fence;
+        let was_paid = row.status == "paid";
+        let tokens = self.scenario.tokens;
+        let command = self.text(|| {
+            update_text(
+                row,
+                guard,
+                required_status,
+                status,
+                token.map(|t| token_sql(tokens, t)),
+                name,
+            )
+        });
         let rows = u32::from(matched);
-        let before_status = row.status.clone();
-        if matched {
-            let mut new_row = row.clone();
-            new_row.status = status.to_owned();
-            if let Some(t) = token {
-                new_row.last_fence = t;
-            }
-            new_row.updated_by = name.clone();
-            if in_txn {
-                self.state.workers[usize::from(w)].txn_row = Some(new_row);
-                self.state.row_lock = Some(w);
-            } else {
-                self.state.order = new_row;
-            }
-        }
-        let mut causes: Vec<u32> = grant_event.into_iter().collect();
-        if !matched {
-            causes.extend(self.last_write_event);
-        }
-        let why = if matched {
+        let why = if matched || !self.texts() {
             String::new()
         } else {
-            let shown = token.map_or("NULL".to_owned(), |t| token_text(self.scenario.tokens, t));
-            let mut args = vec![("worker", name.clone()), ("token", shown)];
+            let shown = token.map_or("NULL".to_owned(), |t| token_text(tokens, t));
+            let mut args = vec![("worker", name.to_owned()), ("token", shown)];
             let by = self.last_write_event.map(|id| self.events[id as usize].at_ms);
             let key = match (fence_ok, by) {
                 (true, Some(_)) => "sim.why_status_by",
@@ -1852,7 +1931,7 @@ impl<'s> World<'s> {
                 args.push(("status", row.status.clone()));
                 args.push(("required", required_status.unwrap_or("").to_owned()));
             } else {
-                args.push(("fence", token_text(self.scenario.tokens, row.last_fence)));
+                args.push(("fence", token_text(tokens, row.last_fence)));
             }
             if let Some(at_ms) = by {
                 args.push(("by", row.updated_by.clone()));
@@ -1860,11 +1939,33 @@ impl<'s> World<'s> {
             }
             self.say(key, args)
         };
+        if matched {
+            // Outside a transaction the row changes in place (its strings keep their
+            // buffers); inside one the change stays private until COMMIT.
+            let target = if in_txn {
+                let copy = self.order_row_for(w).clone();
+                self.state.row_lock = Some(w);
+                self.state.workers[usize::from(w)].txn_row.insert(copy)
+            } else {
+                &mut self.state.order
+            };
+            target.status.clear();
+            target.status.push_str(status);
+            if let Some(t) = token {
+                target.last_fence = t;
+            }
+            target.updated_by.clear();
+            target.updated_by.push_str(name);
+        }
+        let mut causes: Vec<u32> = grant_event.into_iter().collect();
+        if !matched {
+            causes.extend(self.last_write_event);
+        }
         let event = self.emit(
             Actor::Db,
             EventKind::Wrote { token, rows },
             command,
-            format!("UPDATE {rows}"),
+            self.text(|| format!("UPDATE {rows}")),
             causes,
         );
         self.events[event as usize].why = why;
@@ -1873,15 +1974,15 @@ impl<'s> World<'s> {
         }
         let fact = WriteFact {
             worker: w,
-            worker_name: &name,
+            worker_name: name,
             lease,
             token,
             accepted: matched,
-            status_before: &before_status,
+            was_paid,
             status_after: status,
             event,
             at_ms: self.state.now_ms,
-            last_fence: row.last_fence,
+            last_fence,
         };
         let findings = self.checker.on_write(&fact, &self.names);
         self.record_findings(findings);
@@ -2117,26 +2218,26 @@ impl<'s> World<'s> {
                 return;
             }
         };
-        let name = self.names[usize::from(w)].clone();
-        let lock_key = self.scenario.redis.lock_key.clone();
-        let holder = self.lock_holder(n);
+        let scenario: &'s Scenario = self.scenario;
+        let name = self.name(w);
+        let lock_key = scenario.redis.lock_key.as_str();
+        // Only a foreign holder matters (the checker's owner-only finding).
+        let foreign_holder =
+            self.lock_holder(n).filter(|holder| *holder != name).map(str::to_owned);
         let (reply, command, what) = match how {
             ReleaseHow::Script => {
-                let reply = self.redis_script(
-                    n,
-                    Script::Release,
-                    std::slice::from_ref(&lock_key),
-                    std::slice::from_ref(&name),
-                );
+                let reply = self.redis_script(n, Script::Release, &[lock_key], &[name]);
                 (
                     reply,
-                    command_text(&["EVAL", Script::Release.label(), "1", &lock_key, &name]),
+                    self.text(|| {
+                        command_text(&["EVAL", Script::Release.label(), "1", lock_key, name])
+                    }),
                     "check-and-delete",
                 )
             }
             ReleaseHow::BareDel => {
-                let reply = self.redis_exec(n, &Command::Del { keys: vec![lock_key.clone()] });
-                (reply, command_text(&["DEL", &lock_key]), "bare DEL")
+                let reply = self.redis_exec(n, &Command::Del { keys: vec![lock_key.to_owned()] });
+                (reply, self.text(|| command_text(&["DEL", lock_key])), "bare DEL")
             }
         };
         let deleted = reply == Reply::Int(1);
@@ -2144,11 +2245,11 @@ impl<'s> World<'s> {
             Actor::Worker(w),
             EventKind::Released { deleted },
             command,
-            reply.to_inline(),
+            self.text(|| reply.to_inline()),
             Vec::new(),
         );
-        if let (true, Some(owner)) = (deleted, holder.filter(|h| *h != name)) {
-            let findings = self.checker.on_foreign_touch(&name, &owner, what, event);
+        if let (true, Some(owner)) = (deleted, foreign_holder) {
+            let findings = self.checker.on_foreign_touch(name, &owner, what, event);
             self.record_findings(findings);
         }
         self.set_belief(w, None);
@@ -2175,7 +2276,7 @@ impl<'s> World<'s> {
         }
         let command = format!(
             "{} (on every node)",
-            command_text(&["EVAL", Script::Release.label(), "1", &lock[0], &name])
+            self.text(|| command_text(&["EVAL", Script::Release.label(), "1", &lock[0], &name]))
         );
         let reply = format!("deleted on {deleted} of {reached} reachable nodes");
         self.emit(
@@ -2190,11 +2291,11 @@ impl<'s> World<'s> {
     }
 
     /// The value in the lock key on node `n` now (the holder's name).
-    fn lock_holder(&self, n: u8) -> Option<String> {
+    fn lock_holder(&self, n: u8) -> Option<&str> {
         let node = &self.state.nodes[usize::from(n)];
         node.keyspace
             .peek(&self.scenario.redis.lock_key, node.clock_ms(self.state.now_ms))
-            .map(|e| e.value.clone())
+            .map(|e| e.value.as_str())
     }
 
     fn watchdog_tick(&mut self, w: u8) {
@@ -2220,7 +2321,7 @@ impl<'s> World<'s> {
         let name = ws.name.clone();
         let lock_key = self.scenario.redis.lock_key.clone();
         let ttl_text = ttl_ms.to_string();
-        let holder = self.lock_holder(n);
+        let holder = self.lock_holder(n).map(str::to_owned);
         let (reply, command, what) = match watchdog.how {
             RenewHow::Script => {
                 let args = [name.clone(), ttl_text.clone()];
@@ -2228,14 +2329,16 @@ impl<'s> World<'s> {
                     self.redis_script(n, Script::Renew, std::slice::from_ref(&lock_key), &args);
                 (
                     reply,
-                    command_text(&[
-                        "EVAL",
-                        Script::Renew.label(),
-                        "1",
-                        &lock_key,
-                        &name,
-                        &ttl_text,
-                    ]),
+                    self.text(|| {
+                        command_text(&[
+                            "EVAL",
+                            Script::Renew.label(),
+                            "1",
+                            &lock_key,
+                            &name,
+                            &ttl_text,
+                        ])
+                    }),
                     "check-and-extend",
                 )
             }
@@ -2243,7 +2346,11 @@ impl<'s> World<'s> {
                 let ttl = i64::try_from(ttl_ms).unwrap_or(i64::MAX);
                 let reply =
                     self.redis_exec(n, &Command::PExpire { key: lock_key.clone(), ttl_ms: ttl });
-                (reply, command_text(&["PEXPIRE", &lock_key, &ttl_text]), "bare PEXPIRE")
+                (
+                    reply,
+                    self.text(|| command_text(&["PEXPIRE", &lock_key, &ttl_text])),
+                    "bare PEXPIRE",
+                )
             }
         };
         let ok = reply == Reply::Int(1);
@@ -2251,7 +2358,7 @@ impl<'s> World<'s> {
             Actor::Worker(w),
             EventKind::Renewed { ok },
             command,
-            reply.to_inline(),
+            self.text(|| reply.to_inline()),
             Vec::new(),
         );
         if let (true, Some(owner)) = (ok, holder.filter(|h| *h != name)) {
@@ -2290,6 +2397,25 @@ fn expiry_role(role: Role) -> ExpiryRole {
         Role::Replica { .. } => ExpiryRole::Hide,
         Role::Primary | Role::Peer => ExpiryRole::Delete,
     }
+}
+
+/// `n` in decimal, written into `digits` (no allocation: the hot acquire path needs its TTL
+/// as text, the way a client sends ARGV).
+fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &str {
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        // A digit is below 10, so the cast keeps it.
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (n % 10) as u8;
+        digits[start] = b'0' + digit;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&digits[start..]).unwrap_or("0")
 }
 
 fn effect_text(effect: &Effect) -> String {

@@ -34,9 +34,21 @@ pub fn show_crash_panel_for_test(message: &str) {
     crash::show_panel(message);
 }
 
-/// For `scripts/bench`: runs `n` lock hand-offs in wasm and returns the grants made. The
-/// page times the call; the model itself never reads a clock.
+/// For `scripts/bench`: builds a workload of `n` lock hand-offs, runs it as bare facts
+/// (what the explorer's trials run) and returns `[grants, milliseconds]`. Only the run is
+/// timed, as in the native benchmark; the model itself never reads a clock.
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn bench_handoffs(n: u32) -> u32 {
-    u32::try_from(crate::workload::run_handoffs(n as usize)).unwrap_or(u32::MAX)
+pub fn bench_handoffs(n: u32) -> Vec<f64> {
+    let Some(scenario) = crate::workload::handoff_workload(n as usize) else {
+        return vec![0.0, 0.0];
+    };
+    let performance = web_sys::window().and_then(|w| w.performance());
+    let now = || performance.as_ref().map_or(0.0, web_sys::Performance::now);
+    let start_ms = now();
+    let trace = crate::sim::run_facts(&scenario);
+    let grants = crate::workload::grants(&trace);
+    let elapsed_ms = now() - start_ms;
+    #[allow(clippy::cast_precision_loss)] // far below 2^53 grants
+    let grants = grants as f64;
+    vec![grants, elapsed_ms]
 }

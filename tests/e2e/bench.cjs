@@ -72,13 +72,12 @@ function percentile(sorted, p) {
   console.log(`seek to rendered DOM and layout (${sync.length} samples): p50 ${percentile(sync, 50).toFixed(2)} ms, p95 ${percentile(sync, 95).toFixed(2)} ms, max ${sync[sync.length - 1].toFixed(2)} ms (target p95 < 16 ms)`);
 
   const wasm = await page.evaluate(() => {
-    const n = 20000;
     window.wasmBindings.bench_handoffs(1000); // warm up
-    const start = performance.now();
-    const grants = window.wasmBindings.bench_handoffs(n);
-    const ms = performance.now() - start;
-    return { grants, ms };
+    // [grants, ms of the run alone]; the median of five, as the machine is shared.
+    const runs = [1, 2, 3, 4, 5].map(() => Array.from(window.wasmBindings.bench_handoffs(20000)));
+    runs.sort((a, b) => a[1] - b[1]);
+    return { grants: runs[2][0], ms: runs[2][1] };
   });
-  console.log(`wasm hand-off workload: ${wasm.grants} grants in ${wasm.ms.toFixed(0)} ms = ${Math.round(wasm.grants / wasm.ms * 1000)} lock hand-offs/s`);
+  console.log(`wasm hand-off workload, facts only (median of 5): ${wasm.grants} grants in ${wasm.ms.toFixed(1)} ms = ${Math.round(wasm.grants / wasm.ms * 1000)} lock hand-offs/s`);
   await browser.close();
 })().catch((err) => { console.error(err); process.exit(1); });

@@ -16,6 +16,42 @@ fn same_scenario_and_seed_give_the_same_trace() {
         assert_eq!(sim::render::render(&first), sim::render::render(&second));
         // The events-only mode used for many trials produces the same events.
         assert_eq!(sim::run_events_only(&scenario).events(), first.events(), "{}", scenario.id);
+        assert_same_facts(&scenario, &first);
+    }
+}
+
+/// The facts mode (many trials) differs from a full run only by the missing prose.
+fn assert_same_facts(scenario: &Scenario, full: &sim::Trace) {
+    let facts = sim::run_facts(scenario);
+    assert_eq!(facts.len(), full.len(), "{}: event count", scenario.id);
+    for (bare, event) in facts.events().iter().zip(full.events()) {
+        let without_text = sim::Event {
+            command: String::new(),
+            reply: String::new(),
+            why: String::new(),
+            // Findings are rare and keep their note; every other event loses its prose.
+            note: if matches!(
+                event.kind,
+                sim::EventKind::Violation { .. } | sim::EventKind::Warning { .. }
+            ) {
+                event.note.clone()
+            } else {
+                sim::event::Note::default()
+            },
+            ..event.clone()
+        };
+        assert_eq!(*bare, without_text, "{} event {}", scenario.id, event.id);
+    }
+    assert_eq!(facts.summary(), full.summary(), "{}: summary", scenario.id);
+}
+
+#[test]
+fn facts_mode_keeps_every_fact_of_random_schedules() {
+    for seed in seeds(200) {
+        for guard in [Guard::Lt, Guard::None] {
+            let scenario = random_schedule(seed, guard);
+            assert_same_facts(&scenario, &sim::run_events_only(&scenario));
+        }
     }
 }
 
