@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trunk post-build hook: adds a Content-Security-Policy <meta> to the built index.html.
+"""Trunk post-build hook: adds a Content-Security-Policy <meta> to each built page.
 
 Trunk writes one inline module script (the wasm loader) whose text changes with every
 build's hashed file names, so the policy allows exactly that script by its SHA-256 and
@@ -30,12 +30,23 @@ def main() -> int:
     if not staging:
         print("csp.py: TRUNK_STAGING_DIR is not set (run it from trunk)", file=sys.stderr)
         return 1
-    path = os.path.join(staging, "index.html")
+    # index.html, or lab.html for the lab's build (`--html-output lab.html`).
+    pages = sorted(name for name in os.listdir(staging) if name.endswith(".html"))
+    if not pages:
+        print("csp.py: no built page in the staging folder", file=sys.stderr)
+        return 1
+    for name in pages:
+        if add_policy(os.path.join(staging, name)) != 0:
+            return 1
+    return 0
+
+
+def add_policy(path: str) -> int:
     with open(path, encoding="utf-8") as f:
         html = f.read()
     scripts = re.findall(r"<script\b[^>]*>(.*?)</script>", html, flags=re.S)
     if not scripts:
-        print("csp.py: no inline script found; trunk's output changed?", file=sys.stderr)
+        print(f"csp.py: no inline script in {path}; trunk's output changed?", file=sys.stderr)
         return 1
     hashes = " ".join(
         "'sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() + "'"
@@ -45,7 +56,7 @@ def main() -> int:
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
     html, n = re.subn(r'(<meta charset="utf-8" />)', r"\1\n    " + meta, html, count=1)
     if n != 1:
-        print("csp.py: no <meta charset> to follow", file=sys.stderr)
+        print(f"csp.py: no <meta charset> to follow in {path}", file=sys.stderr)
         return 1
     with open(path, "w", encoding="utf-8") as f:
         f.write(html)

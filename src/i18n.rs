@@ -49,8 +49,14 @@ impl Lang {
     }
 }
 
-/// The English UI strings, compiled in.
-pub const EN_UI: &str = include_str!("../static/i18n/en.json");
+/// The English UI strings of the main page's views, compiled in (`build.rs` takes them from
+/// `static/i18n/en.json`, leaving out the lab's).
+pub const EN_UI: &str = include_str!(concat!(env!("OUT_DIR"), "/en-main.json"));
+
+/// The English UI strings only the lab page's views use (keys starting with `sandbox.`,
+/// `explore.` or `compare.`), looked up with [`Messages::lab`]; only the lab's bundle
+/// references them, so the main page's download does not carry them.
+pub const EN_LAB: &str = include_str!(concat!(env!("OUT_DIR"), "/en-lab.json"));
 
 /// A language pack: key to template.
 pub type Pack = BTreeMap<String, String>;
@@ -120,6 +126,17 @@ impl Messages {
 
     pub fn tf(&self, key: &str, args: &[(&str, &str)]) -> String {
         fill(&self.t(key), args)
+    }
+
+    /// A UI string of the lab page (see [`EN_LAB`]): from the pack, else English.
+    pub fn lab(&self, key: &str) -> String {
+        static ENGLISH: std::sync::OnceLock<Pack> = std::sync::OnceLock::new();
+        let english = ENGLISH.get_or_init(|| parse_pack(EN_LAB).unwrap_or_default());
+        self.pack.get(key).or_else(|| english.get(key)).cloned().unwrap_or_else(|| key.to_owned())
+    }
+
+    pub fn labf(&self, key: &str, args: &[(&str, &str)]) -> String {
+        fill(&self.lab(key), args)
     }
 
     /// The prose of a simulator event (a fact, a rejection's why, a finding) in this

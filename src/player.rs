@@ -27,6 +27,30 @@ impl std::ops::Deref for TraceRef {
     }
 }
 
+/// A scenario shared the same way: equality is identity, so a player's update and the
+/// views' props never compare two scenarios field by field.
+#[derive(Clone, Debug)]
+pub struct ScenarioRef(pub Rc<Scenario>);
+
+impl ScenarioRef {
+    pub fn new(scenario: Scenario) -> ScenarioRef {
+        ScenarioRef(Rc::new(scenario))
+    }
+}
+
+impl PartialEq for ScenarioRef {
+    fn eq(&self, other: &ScenarioRef) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for ScenarioRef {
+    type Target = Scenario;
+    fn deref(&self) -> &Scenario {
+        &self.0
+    }
+}
+
 /// Playback speeds, in virtual time per real time, on a logarithmic scale from 0.1x to 10x.
 pub const SPEEDS: &[(u32, &str)] = &[
     (100, "0.1x"),
@@ -44,7 +68,7 @@ pub const SPEED_DEFAULT: usize = 3;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Player {
     /// The scenario as written (what "reset" returns to).
-    pub original: Scenario,
+    pub original: ScenarioRef,
     /// The what-if parameters applied to it (all `None`: the original).
     pub whatif: WhatIf,
     pub trace: TraceRef,
@@ -94,7 +118,7 @@ impl Player {
     pub fn new(scenario: Scenario) -> Player {
         let trace = TraceRef(Rc::new(sim::run(&scenario)));
         Player {
-            original: scenario,
+            original: ScenarioRef::new(scenario),
             whatif: WhatIf::default(),
             trace,
             cursor: 0,

@@ -55,6 +55,44 @@ pub enum View {
     Invalid { message: String },
 }
 
+/// The two pages the site ships as, each with its own wasm bundle, so that the first
+/// download (the catalogue and a scenario) carries no editor, console or explorer code.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Page {
+    /// `index.html`: the catalogue, the player of the built-in scenarios, their embeds.
+    Main,
+    /// `lab.html`: the quiz, comparisons, the sandbox with its consoles, the explorer, and
+    /// the player of scenarios carried in a link (the sandbox's output).
+    Lab,
+}
+
+impl Page {
+    /// The page's address relative to the other page (both sit in the same folder).
+    pub fn path(self) -> &'static str {
+        match self {
+            Page::Main => "./",
+            Page::Lab => "lab.html",
+        }
+    }
+}
+
+impl View {
+    /// The page that shows this view. Unknown and unreadable links belong to the main page,
+    /// which explains them.
+    pub fn page(&self) -> Page {
+        match self {
+            View::Quiz
+            | View::Compare { .. }
+            | View::Sandbox
+            | View::Explore
+            | View::Custom { .. } => Page::Lab,
+            View::Home | View::Scenario { .. } | View::NotFound { .. } | View::Invalid { .. } => {
+                Page::Main
+            }
+        }
+    }
+}
+
 /// A custom scenario inside a link, still encoded.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Payload {

@@ -1,4 +1,4 @@
-use super::{Link, Payload, View, base64url_decode, base64url_encode, percent_decode};
+use super::{Link, Page, Payload, View, base64url_decode, base64url_encode, percent_decode};
 use crate::i18n::Lang;
 use crate::sim::prng::Prng;
 use crate::sim::scenario::Guard;
@@ -101,4 +101,24 @@ fn random_hashes_never_panic() {
         // Whatever was read can be written again.
         let _ = link.to_hash();
     }
+}
+
+#[test]
+fn every_view_belongs_to_one_page() {
+    // The main page carries the catalogue and the built-ins; everything else is the lab's.
+    for (hash, page) in [
+        ("#/", Page::Main),
+        ("#/s/gc-pause-fenced", Page::Main),
+        ("#/nowhere", Page::Main),
+        ("#/s/x?v=99", Page::Main),
+        ("#/quiz", Page::Lab),
+        ("#/compare/gc-pause-fenced", Page::Lab),
+        ("#/sandbox", Page::Lab),
+        ("#/explore", Page::Lab),
+        ("#/s?sj=e30", Page::Lab),
+    ] {
+        assert_eq!(view(hash).page(), page, "{hash}");
+    }
+    assert_eq!(Page::Main.path(), "./");
+    assert_eq!(Page::Lab.path(), "lab.html");
 }

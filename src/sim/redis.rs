@@ -41,7 +41,9 @@ impl Reply {
             Reply::Ok => "OK".to_owned(),
             Reply::Nil => "(nil)".to_owned(),
             Reply::Int(n) => n.to_string(),
-            Reply::Bulk(s) => format!("{s:?}"),
+            // redis-cli's quoting (the same as Rust's for the names and numbers a run
+            // stores), which keeps string escaping code out of the page.
+            Reply::Bulk(s) => quote_cli(s),
             Reply::Array(items) => {
                 let parts: Vec<String> = items.iter().map(Reply::to_inline).collect();
                 format!("[{}]", parts.join(", "))
@@ -191,25 +193,41 @@ pub enum Effect {
     Delete { key: String },
 }
 
-/// Where a command's effects go: a list (to replicate them) or only a count (a node that
-/// nobody replicates from needs to know that something changed, not what).
-pub trait Effects {
-    fn record(&mut self, effect: impl FnOnce() -> Effect);
-}
-
-impl Effects for Vec<Effect> {
-    fn record(&mut self, effect: impl FnOnce() -> Effect) {
-        self.push(effect());
-    }
-}
-
-/// Counts effects without building them.
+/// A command's effects: always counted, and kept as values only when someone needs them
+/// (a primary with replicas). A node nobody replicates from needs to know that something
+/// changed, not what, and then builds no effect at all.
 #[derive(Debug, Default)]
-pub struct EffectCount(pub usize);
+pub struct Effects {
+    kept: Option<Vec<Effect>>,
+    count: usize,
+}
 
-impl Effects for EffectCount {
-    fn record(&mut self, _effect: impl FnOnce() -> Effect) {
-        self.0 += 1;
+impl Effects {
+    /// Effects that will be replicated: each one is built and kept.
+    pub fn kept() -> Effects {
+        Effects { kept: Some(Vec::new()), count: 0 }
+    }
+
+    /// Effects that are only counted.
+    pub fn counted() -> Effects {
+        Effects::default()
+    }
+
+    pub fn record(&mut self, effect: impl FnOnce() -> Effect) {
+        self.count += 1;
+        if let Some(kept) = &mut self.kept {
+            kept.push(effect());
+        }
+    }
+
+    /// How many effects were recorded (kept or not).
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The kept effects, in order (empty when they were only counted).
+    pub fn into_vec(self) -> Vec<Effect> {
+        self.kept.unwrap_or_default()
     }
 }
 
@@ -285,9 +303,9 @@ impl Keyspace {
         now_ms: i64,
         role: ExpiryRole,
     ) -> (Reply, Vec<Effect>) {
-        let mut effects = Vec::new();
+        let mut effects = Effects::kept();
         let reply = self.exec_into(command, now_ms, role, &mut effects);
-        (reply, effects)
+        (reply, effects.into_vec())
     }
 
     /// [`Keyspace::exec`] with the effects handed to `effects`, which may only count them.
@@ -296,7 +314,7 @@ impl Keyspace {
         command: &Command,
         now_ms: i64,
         role: ExpiryRole,
-        effects: &mut impl Effects,
+        effects: &mut Effects,
     ) -> Reply {
         match command {
             Command::Set { key, value, condition, expiry, get } => {
@@ -429,19 +447,13 @@ impl Keyspace {
         key: &str,
         now_ms: i64,
         role: ExpiryRole,
-        effects: &mut impl Effects,
+        effects: &mut Effects,
     ) -> Option<&Entry> {
         self.expire_if_due(key, now_ms, role, effects);
         self.entries.get(key).filter(|entry| !is_expired(entry, now_ms))
     }
 
-    fn expire_if_due(
-        &mut self,
-        key: &str,
-        now_ms: i64,
-        role: ExpiryRole,
-        effects: &mut impl Effects,
-    ) {
+    fn expire_if_due(&mut self, key: &str, now_ms: i64, role: ExpiryRole, effects: &mut Effects) {
         if role == ExpiryRole::Hide {
             return;
         }

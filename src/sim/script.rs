@@ -84,31 +84,32 @@ impl Script {
         now_ms: i64,
         role: ExpiryRole,
     ) -> (Reply, Vec<Effect>) {
-        let mut effects = Vec::new();
+        let mut effects = Effects::kept();
         let reply = self.run_into(keyspace, keys, args, now_ms, role, &mut effects);
-        (reply, effects)
+        (reply, effects.into_vec())
     }
 
     /// [`Script::run`] with the effects handed to `effects`, which may only count them.
-    pub fn run_into<E: Effects>(
+    pub fn run_into(
         self,
         keyspace: &mut Keyspace,
         keys: &[impl AsRef<str>],
         args: &[impl AsRef<str>],
         now_ms: i64,
         role: ExpiryRole,
-        effects: &mut E,
+        effects: &mut Effects,
     ) -> Reply {
-        let mut call = |command: Command, line: u32, effects: &mut E| -> Result<Reply, Reply> {
-            let reply = keyspace.exec_into(&command, now_ms, role, effects);
-            match reply {
-                Reply::Error(text) => Err(Reply::Error(format!(
-                    "{text} script: {}, on @user_script:{line}.",
-                    self.sha1_hex()
-                ))),
-                other => Ok(other),
-            }
-        };
+        let mut call =
+            |command: Command, line: u32, effects: &mut Effects| -> Result<Reply, Reply> {
+                let reply = keyspace.exec_into(&command, now_ms, role, effects);
+                match reply {
+                    Reply::Error(text) => Err(Reply::Error(format!(
+                        "{text} script: {}, on @user_script:{line}.",
+                        self.sha1_hex()
+                    ))),
+                    other => Ok(other),
+                }
+            };
         let key = |i: usize| keys.get(i).map_or("", AsRef::as_ref);
         let arg = |i: usize| args.get(i).map_or("", AsRef::as_ref);
         let result = match self {

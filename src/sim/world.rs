@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, BinaryHeap};
 use crate::sim::check::{Checker, Finding, WriteFact, secs};
 use crate::sim::event::{Actor, Event, EventKind, Note};
 use crate::sim::prng::Prng;
-use crate::sim::redis::{Command, Effect, EffectCount, ExpiryRole, Keyspace, Reply, command_text};
+use crate::sim::redis::{Command, Effect, Effects, ExpiryRole, Keyspace, Reply, command_text};
 use crate::sim::scenario::{
     AcquireHow, Compare, CrashKind, Fault, Guard, KeyStrategy, OnShort, Persistence, ReleaseHow,
     RenewHow, Scenario, StatusCheck, Step, TokenSource, Topology, WriteHow,
@@ -771,8 +771,10 @@ impl<'s> World<'s> {
             .map(|(key, entry)| (key.clone(), entry.value.clone()))
             .collect();
         let keys = self.state.nodes[usize::from(n)].keyspace.expire_due(now_node);
-        let effects: Vec<Effect> =
-            keys.iter().map(|key| Effect::Delete { key: key.clone() }).collect();
+        let mut effects = self.effects_for(n);
+        for key in &keys {
+            effects.record(|| Effect::Delete { key: key.clone() });
+        }
         self.persist_after(n);
         for (key, value) in holders {
             let node = self.state.nodes[usize::from(n)].name.clone();
@@ -801,19 +803,15 @@ impl<'s> World<'s> {
         let now_node = node.clock_ms(self.state.now_ms);
         let role = expiry_role(node.role);
         self.persist_tick(n);
-        let keeps_effects = self.keeps_effects(n);
-        let keyspace = &mut self.state.nodes[usize::from(n)].keyspace;
-        if keeps_effects {
-            let mut effects = Vec::new();
-            let reply = keyspace.exec_into(command, now_node, role, &mut effects);
-            self.after_effects(n, effects);
-            reply
-        } else {
-            let mut count = EffectCount::default();
-            let reply = keyspace.exec_into(command, now_node, role, &mut count);
-            self.after_unreplicated(n, count.0);
-            reply
-        }
+        let mut effects = self.effects_for(n);
+        let reply = self.state.nodes[usize::from(n)].keyspace.exec_into(
+            command,
+            now_node,
+            role,
+            &mut effects,
+        );
+        self.after_effects(n, effects);
+        reply
     }
 
     fn redis_script(
@@ -827,30 +825,23 @@ impl<'s> World<'s> {
         let now_node = node.clock_ms(self.state.now_ms);
         let role = expiry_role(node.role);
         self.persist_tick(n);
-        let keeps_effects = self.keeps_effects(n);
+        let mut effects = self.effects_for(n);
         let keyspace = &mut self.state.nodes[usize::from(n)].keyspace;
-        if keeps_effects {
-            let mut effects = Vec::new();
-            let reply = script.run_into(keyspace, keys, args, now_node, role, &mut effects);
-            self.after_effects(n, effects);
-            reply
-        } else {
-            let mut count = EffectCount::default();
-            let reply = script.run_into(keyspace, keys, args, now_node, role, &mut count);
-            self.after_unreplicated(n, count.0);
-            reply
-        }
+        let reply = script.run_into(keyspace, keys, args, now_node, role, &mut effects);
+        self.after_effects(n, effects);
+        reply
     }
 
-    /// Whether node `n`'s effects are needed as values: it is the primary and a live
-    /// replica follows it. Otherwise only the fact of a change matters.
-    fn keeps_effects(&self, n: u8) -> bool {
-        self.state.primary == Some(n)
-            && self.state.nodes.iter().any(|node| node.up && node.role == Role::Replica { of: n })
+    /// Node `n`'s effects are needed as values only when it is the primary and a live
+    /// replica follows it; otherwise they are only counted.
+    fn effects_for(&self, n: u8) -> Effects {
+        let replicated = self.state.primary == Some(n)
+            && self.state.nodes.iter().any(|node| node.up && node.role == Role::Replica { of: n });
+        if replicated { Effects::kept() } else { Effects::counted() }
     }
 
-    fn after_effects(&mut self, n: u8, effects: Vec<Effect>) {
-        if effects.is_empty() {
+    fn after_effects(&mut self, n: u8, effects: Effects) {
+        if effects.count() == 0 {
             return;
         }
         self.persist_after(n);
@@ -859,21 +850,9 @@ impl<'s> World<'s> {
         }
     }
 
-    /// [`World::after_effects`] for a node nobody replicates from: the same persistence and
-    /// replication offset, without the effect values.
-    fn after_unreplicated(&mut self, n: u8, n_effects: usize) {
-        if n_effects == 0 {
-            return;
-        }
-        self.persist_after(n);
-        if self.state.primary == Some(n) {
-            self.state.nodes[usize::from(n)].offset += 1;
-        }
-    }
-
     /// Sends one batch (a command's or a whole script's effects) to every replica.
-    fn replicate(&mut self, from: u8, effects: Vec<Effect>) {
-        if effects.is_empty() {
+    fn replicate(&mut self, from: u8, effects: Effects) {
+        if effects.count() == 0 {
             return;
         }
         let replicas: Vec<u8> = self.replicas_of(from);
@@ -889,7 +868,7 @@ impl<'s> World<'s> {
             from,
             incarnation: self.persisted[usize::from(from)].incarnation,
             offset: node.offset,
-            effects,
+            effects: effects.into_vec(),
         });
         let at_ms = self.state.now_ms.saturating_add(self.scenario.redis.lag_ms);
         for r in replicas {
@@ -1173,7 +1152,7 @@ impl<'s> World<'s> {
                 let entry =
                     format!("order {} from {}", self.state.order.id, self.names[usize::from(w)]);
                 self.state.dlq.push(entry.clone());
-                let command = format!("SEND dlq {entry:?}");
+                let command = format!("SEND dlq {}", crate::sim::redis::quote_cli(&entry));
                 self.emit(
                     Actor::Dlq,
                     EventKind::SentToDlq,

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::catalogue;
 use crate::i18n::{Lang, Messages};
-use crate::route::{Link, View};
+use crate::route::{Link, Page, View};
 use crate::ui::compare::Compare;
 use crate::ui::home::Home;
 use crate::ui::i18n::{I18n, browser_lang, cached, fetch_pack};
@@ -16,8 +16,99 @@ use crate::ui::not_found::{Invalid, NotFound};
 use crate::ui::player::{CustomScenario, PlayerPage};
 use crate::ui::quiz::QuizPage;
 
+/// What a bundle renders. Each bundle's `main` mounts `App` with its own `Pages`, so the
+/// other page's components are never linked into its wasm.
+pub trait Pages: 'static {
+    /// The page this bundle is; `None` renders every view in one bundle (the browser
+    /// tests mount that).
+    const PAGE: Option<Page>;
+    /// Renders a view this bundle owns (`App` sends the others to their page first).
+    fn render(link: &Link, m: &Messages) -> Html;
+}
+
+/// `index.html`: the catalogue, the player of the built-ins, their embeds, and the pages
+/// that explain bad links.
+pub struct MainPages;
+
+/// `lab.html`: the quiz, comparisons, the sandbox, the explorer and linked scenarios.
+pub struct LabPages;
+
+/// Every view in one bundle, for the browser tests.
+pub struct AllPages;
+
+impl Pages for MainPages {
+    const PAGE: Option<Page> = Some(Page::Main);
+
+    fn render(link: &Link, m: &Messages) -> Html {
+        match &link.view {
+            View::Home => html! { <Home /> },
+            View::Invalid { message } => {
+                html! { <><Invalid message={message.clone()} /><Home /></> }
+            }
+            View::Scenario { id } => match catalogue::find(id) {
+                // Keyed by id, so opening another scenario starts a fresh player.
+                Some(scenario) => {
+                    html! { <PlayerPage key={id.clone()} scenario={crate::player::ScenarioRef::new(scenario)} link={link.clone()} /> }
+                }
+                None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
+            },
+            // The lab's views: `App` sends them to lab.html before rendering.
+            View::Quiz
+            | View::Compare { .. }
+            | View::Sandbox
+            | View::Explore
+            | View::Custom { .. } => Html::default(),
+            View::NotFound { .. } => {
+                let asked = match &link.view {
+                    View::NotFound { asked } => asked.clone(),
+                    _ => link
+                        .to_hash()
+                        .trim_start_matches('#')
+                        .split('?')
+                        .next()
+                        .unwrap_or("")
+                        .to_owned(),
+                };
+                html! { <NotFound asked={m.tf("notfound.page", &[("path", &format!("#{asked}"))])} /> }
+            }
+        }
+    }
+}
+
+impl Pages for LabPages {
+    const PAGE: Option<Page> = Some(Page::Lab);
+
+    fn render(link: &Link, m: &Messages) -> Html {
+        match &link.view {
+            View::Compare { id } => match catalogue::find(id) {
+                Some(scenario) => html! { <Compare key={id.clone()} scenario={scenario} /> },
+                None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
+            },
+            View::Quiz => html! { <QuizPage embed={link.embed} origins={link.origins.clone()} /> },
+            View::Sandbox => html! { <crate::ui::sandbox::SandboxPage /> },
+            View::Explore => html! { <crate::ui::explore::ExplorePage /> },
+            View::Custom { payload } => {
+                html! { <CustomScenario payload={payload.clone()} link={link.clone()} /> }
+            }
+            // The main page's views: `App` sends them to index.html before rendering.
+            _ => Html::default(),
+        }
+    }
+}
+
+impl Pages for AllPages {
+    const PAGE: Option<Page> = None;
+
+    fn render(link: &Link, m: &Messages) -> Html {
+        match link.view.page() {
+            Page::Main => MainPages::render(link, m),
+            Page::Lab => LabPages::render(link, m),
+        }
+    }
+}
+
 #[component]
-pub fn App() -> Html {
+pub fn App<P: Pages>() -> Html {
     let link = use_state(|| Link::parse(&current_hash()));
     {
         let link = link.clone();
@@ -61,40 +152,19 @@ pub fn App() -> Html {
             }
         })
     };
-    let view = match &link.view {
-        View::Home => html! { <Home /> },
-        View::Invalid { message } => html! { <><Invalid message={message.clone()} /><Home /></> },
-        View::Scenario { id } => match catalogue::find(id) {
-            // Keyed by id, so opening another scenario starts a fresh player.
-            Some(scenario) => {
-                html! { <PlayerPage key={id.clone()} scenario={scenario} link={(*link).clone()} /> }
+    // A view of the other page: go there with the same hash (replacing this history
+    // entry, so Back skips the hop). Nothing renders meanwhile.
+    let elsewhere = P::PAGE.is_some_and(|page| page != link.view.page());
+    {
+        let target = elsewhere.then(|| format!("{}{}", link.view.page().path(), current_hash()));
+        use_effect_with(target, |target| {
+            if let (Some(target), Some(window)) = (target, web_sys::window()) {
+                let _ = window.location().replace(target);
             }
-            None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
-        },
-        View::Custom { payload } => {
-            html! { <CustomScenario payload={payload.clone()} link={(*link).clone()} /> }
-        }
-        View::Compare { id } => match catalogue::find(id) {
-            Some(scenario) => html! { <Compare key={id.clone()} scenario={scenario} /> },
-            None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
-        },
-        View::Quiz => html! { <QuizPage embed={link.embed} origins={link.origins.clone()} /> },
-        View::Sandbox => html! { <crate::ui::sandbox::SandboxPage /> },
-        View::Explore => html! { <crate::ui::explore::ExplorePage /> },
-        View::NotFound { .. } => {
-            let asked = match &link.view {
-                View::NotFound { asked } => asked.clone(),
-                _ => link
-                    .to_hash()
-                    .trim_start_matches('#')
-                    .split('?')
-                    .next()
-                    .unwrap_or("")
-                    .to_owned(),
-            };
-            html! { <NotFound asked={m.tf("notfound.page", &[("path", &format!("#{asked}"))])} /> }
-        }
-    };
+            || ()
+        });
+    }
+    let view = if elsewhere { Html::default() } else { P::render(&link, &m) };
     let class = classes!("app", link.embed.then_some("embed"));
     html! {
         <ContextProvider<I18n> context={I18n(m.clone())}>

@@ -56,7 +56,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
         let bad = !trace.summary().violations.is_empty();
         html! {
             <section class="variant" data-testid="variant" data-variant={*label}>
-                <h3>{ m.t(label) }</h3>
+                <h3>{ m.lab(label) }</h3>
                 <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ crate::ui::player::verdict_text(&m, trace) }</p>
                 <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} />
             </section>
@@ -64,15 +64,15 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
     });
     html! {
         <section class="compare" data-testid="compare" data-id={props.scenario.id.clone()}>
-            <h1>{ m.tf("compare.title", &[("title", &m.content(&format!("s.{}.title", props.scenario.id), &props.scenario.title))]) }</h1>
-            <p>{ m.t("compare.lede") }</p>
+            <h1>{ m.labf("compare.title", &[("title", &m.content(&format!("s.{}.title", props.scenario.id), &props.scenario.title))]) }</h1>
+            <p>{ m.lab("compare.lede") }</p>
             <div class="scrub">
                 <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
                     value={time.to_string()} {oninput} aria-label={m.t("player.time")} aria-valuetext={secs(*time)} />
                 <span class="clock" data-testid="clock">{ secs(*time) }</span>
             </div>
             { for rows }
-            <p><a href={crate::route::Link::to(crate::route::View::Scenario { id: props.scenario.id.clone() }).to_hash()}>{ m.t("compare.back") }</a></p>
+            <p><a href={crate::route::Link::to(crate::route::View::Scenario { id: props.scenario.id.clone() }).to_hash()}>{ m.lab("compare.back") }</a></p>
         </section>
     }
 }

@@ -215,42 +215,42 @@ pub(crate) fn ExplorePage() -> Html {
     let (done, total) = *progress;
     // The axis of the run on screen (not of the form being edited).
     let axis_label = match run.borrow().as_ref().map(|r| r.params().axis) {
-        Some(Axis::WorkMs) => m.t("explore.axis.work"),
-        Some(Axis::WatchdogIntervalMs) => m.t("explore.axis.interval"),
-        _ => m.t("explore.axis.ttl"),
+        Some(Axis::WorkMs) => m.lab("explore.axis.work"),
+        Some(Axis::WatchdogIntervalMs) => m.lab("explore.axis.interval"),
+        _ => m.lab("explore.axis.ttl"),
     };
     let percent = (done * 100).checked_div(total).unwrap_or(0);
     html! {
         <div class="explore" data-testid="explore">
-            <h1>{ m.t("explore.title") }</h1>
-            <p class="lede">{ m.t("explore.lede") }</p>
+            <h1>{ m.lab("explore.title") }</h1>
+            <p class="lede">{ m.lab("explore.lede") }</p>
             <form class="panel explore-form" onsubmit={on_run}>
-                { field(m.t("explore.median"), &form.median, "explore-median", |f, v| f.median = v) }
-                { field(m.t("explore.p99"), &form.p99, "explore-p99", |f, v| f.p99 = v) }
-                { field(m.t("explore.work"), &form.work, "explore-work", |f, v| f.work = v) }
-                { field(m.t("explore.ttl"), &form.ttl, "explore-ttl", |f, v| f.ttl = v) }
-                <label>{ m.t("explore.axis") }
+                { field(m.lab("explore.median"), &form.median, "explore-median", |f, v| f.median = v) }
+                { field(m.lab("explore.p99"), &form.p99, "explore-p99", |f, v| f.p99 = v) }
+                { field(m.lab("explore.work"), &form.work, "explore-work", |f, v| f.work = v) }
+                { field(m.lab("explore.ttl"), &form.ttl, "explore-ttl", |f, v| f.ttl = v) }
+                <label>{ m.lab("explore.axis") }
                     <select data-testid="explore-axis" onchange={on_axis}>
-                        <option value="ttl" selected={form.axis == "ttl"}>{ m.t("explore.axis.ttl") }</option>
-                        <option value="work" selected={form.axis == "work"}>{ m.t("explore.axis.work") }</option>
-                        <option value="interval" selected={form.axis == "interval"}>{ m.t("explore.axis.interval") }</option>
+                        <option value="ttl" selected={form.axis == "ttl"}>{ m.lab("explore.axis.ttl") }</option>
+                        <option value="work" selected={form.axis == "work"}>{ m.lab("explore.axis.work") }</option>
+                        <option value="interval" selected={form.axis == "interval"}>{ m.lab("explore.axis.interval") }</option>
                     </select>
                 </label>
-                { field(m.t("explore.values"), &form.values, "explore-values", |f, v| f.values = v) }
-                <label>{ m.t("explore.watchdog") }
+                { field(m.lab("explore.values"), &form.values, "explore-values", |f, v| f.values = v) }
+                <label>{ m.lab("explore.watchdog") }
                     <select data-testid="explore-watchdog" onchange={on_watchdog}>
-                        <option value="off" selected={form.watchdog == "off"}>{ m.t("explore.watchdog_off") }</option>
-                        <option value="script" selected={form.watchdog == "script"}>{ m.t("explore.watchdog_script") }</option>
-                        <option value="bare" selected={form.watchdog == "bare"}>{ m.t("explore.watchdog_bare") }</option>
+                        <option value="off" selected={form.watchdog == "off"}>{ m.lab("explore.watchdog_off") }</option>
+                        <option value="script" selected={form.watchdog == "script"}>{ m.lab("explore.watchdog_script") }</option>
+                        <option value="bare" selected={form.watchdog == "bare"}>{ m.lab("explore.watchdog_bare") }</option>
                     </select>
                 </label>
-                { field(m.t("explore.interval"), &form.interval, "explore-interval", |f, v| f.interval = v) }
-                { field(m.t("explore.trials"), &form.trials, "explore-trials", |f, v| f.trials = v) }
-                { field(m.t("explore.seed"), &form.seed, "explore-seed", |f, v| f.seed = v) }
-                <p class="note">{ m.tf("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
+                { field(m.lab("explore.interval"), &form.interval, "explore-interval", |f, v| f.interval = v) }
+                { field(m.lab("explore.trials"), &form.trials, "explore-trials", |f, v| f.trials = v) }
+                { field(m.lab("explore.seed"), &form.seed, "explore-seed", |f, v| f.seed = v) }
+                <p class="note">{ m.labf("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
                 <div class="editor-bar">
-                    <button class="primary" type="submit" data-testid="explore-run" disabled={*running}>{ m.t("explore.run") }</button>
-                    <button type="button" data-testid="explore-cancel" disabled={!*running} onclick={on_cancel}>{ m.t("explore.cancel") }</button>
+                    <button class="primary" type="submit" data-testid="explore-run" disabled={*running}>{ m.lab("explore.run") }</button>
+                    <button type="button" data-testid="explore-cancel" disabled={!*running} onclick={on_cancel}>{ m.lab("explore.cancel") }</button>
                 </div>
                 if let Some(message) = &*error {
                     <p class="field-error" role="alert" data-testid="explore-error">{ message }</p>
@@ -258,15 +258,15 @@ pub(crate) fn ExplorePage() -> Html {
             </form>
             if total > 0 {
                 <div class="explore-progress">
-                    <progress max="100" value={percent.to_string()} data-testid="explore-progress" aria-label={m.t("explore.progress")}></progress>
-                    <span data-testid="explore-count">{ m.tf("explore.count", &[("done", &done.to_string()), ("total", &total.to_string())]) }</span>
+                    <progress max="100" value={percent.to_string()} data-testid="explore-progress" aria-label={m.lab("explore.progress")}></progress>
+                    <span data-testid="explore-count">{ m.labf("explore.count", &[("done", &done.to_string()), ("total", &total.to_string())]) }</span>
                 </div>
             }
             if !snapshot.is_empty() {
                 <Chart points={(*snapshot).clone()} axis={axis_label.clone()} />
                 <Table points={(*snapshot).clone()} axis={axis_label} />
             }
-            <p class="note">{ m.t("explore.model") }</p>
+            <p class="note">{ m.lab("explore.model") }</p>
         </div>
     }
 }
@@ -290,11 +290,11 @@ fn Table(props: &PointsProps) -> Html {
         <table class="panel explore-table" data-testid="explore-table">
             <thead><tr>
                 <th scope="col">{ props.axis.clone() }</th>
-                <th scope="col">{ m.t("explore.col.fencing") }</th>
-                <th scope="col">{ m.t("explore.col.trials") }</th>
-                <th scope="col">{ m.t("explore.col.two") }</th>
-                <th scope="col">{ m.t("explore.col.stale") }</th>
-                <th scope="col">{ m.t("explore.col.wasted") }</th>
+                <th scope="col">{ m.lab("explore.col.fencing") }</th>
+                <th scope="col">{ m.lab("explore.col.trials") }</th>
+                <th scope="col">{ m.lab("explore.col.two") }</th>
+                <th scope="col">{ m.lab("explore.col.stale") }</th>
+                <th scope="col">{ m.lab("explore.col.wasted") }</th>
             </tr></thead>
             <tbody>
                 { for props.points.iter().map(|p| {
@@ -303,7 +303,7 @@ fn Table(props: &PointsProps) -> Html {
                     html! {
                         <tr data-testid="explore-row" data-x={p.x.to_string()} data-fencing={if p.fencing == Fencing::On { "on" } else { "off" }}>
                             <td>{ p.x }</td>
-                            <td>{ if p.fencing == Fencing::On { m.t("explore.fenced") } else { m.t("explore.unfenced") } }</td>
+                            <td>{ if p.fencing == Fencing::On { m.lab("explore.fenced") } else { m.lab("explore.unfenced") } }</td>
                             <td>{ t.trials }</td>
                             <td>{ percent_text(t.two_holders, t.trials) }</td>
                             <td data-testid="explore-stale">{ percent_text(t.stale_accepted, t.trials) }</td>
@@ -346,9 +346,13 @@ fn Chart(props: &PointsProps) -> Html {
             .join(" ")
     };
     let lines = [
-        ("two", series(Fencing::Off, |t| t.two_holders), m.t("explore.legend.two")),
-        ("stale-off", series(Fencing::Off, |t| t.stale_accepted), m.t("explore.legend.stale_off")),
-        ("stale-on", series(Fencing::On, |t| t.stale_accepted), m.t("explore.legend.stale_on")),
+        ("two", series(Fencing::Off, |t| t.two_holders), m.lab("explore.legend.two")),
+        (
+            "stale-off",
+            series(Fencing::Off, |t| t.stale_accepted),
+            m.lab("explore.legend.stale_off"),
+        ),
+        ("stale-on", series(Fencing::On, |t| t.stale_accepted), m.lab("explore.legend.stale_on")),
     ];
     let y_ticks = [0u64, 250_000, 500_000, 750_000, 1_000_000];
     // TTL labels, skipping any that would touch the previous one.
@@ -360,7 +364,7 @@ fn Chart(props: &PointsProps) -> Html {
     }
     html! {
         <figure class="panel explore-chart">
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={m.t("explore.chart")} data-testid="explore-chart">
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={m.lab("explore.chart")} data-testid="explore-chart">
                 <line class="axis" x1={LEFT.to_string()} y1={(H - BOTTOM).to_string()} x2={(W - RIGHT).to_string()} y2={(H - BOTTOM).to_string()} />
                 <line class="axis" x1={LEFT.to_string()} y1={TOP.to_string()} x2={LEFT.to_string()} y2={(H - BOTTOM).to_string()} />
                 { for y_ticks.iter().map(|&t| html! {
@@ -374,7 +378,7 @@ fn Chart(props: &PointsProps) -> Html {
                 }) }
                 <text class="axis-label" x={((LEFT + W - RIGHT) / 2).to_string()} y={(H - 10).to_string()} text-anchor="middle">{ props.axis.clone() }</text>
                 <text class="axis-label" x="14" y={((TOP + H - BOTTOM) / 2).to_string()} text-anchor="middle"
-                    transform={format!("rotate(-90 14 {})", (TOP + H - BOTTOM) / 2)}>{ m.t("explore.axis.p") }</text>
+                    transform={format!("rotate(-90 14 {})", (TOP + H - BOTTOM) / 2)}>{ m.lab("explore.axis.p") }</text>
                 { for lines.iter().map(|(class, points, _)| html! {
                     <polyline class={classes!("series", *class)} points={points.clone()} data-series={*class} />
                 }) }

@@ -24,8 +24,8 @@ pub(crate) fn SandboxPage() -> Html {
     let m = use_i18n();
     html! {
         <div class="sandbox" data-testid="sandbox">
-            <h1>{ m.t("sandbox.title") }</h1>
-            <p class="lede">{ m.t("sandbox.lede") }</p>
+            <h1>{ m.lab("sandbox.title") }</h1>
+            <p class="lede">{ m.lab("sandbox.lede") }</p>
             <ScenarioEditor />
             <RedisPanel />
             <SqlPanel />
@@ -199,63 +199,63 @@ fn ScenarioEditor() -> Html {
     let error = current.error.as_ref();
     html! {
         <section class="panel editor" aria-labelledby="editor-title">
-            <h2 id="editor-title">{ m.t("sandbox.editor") }</h2>
+            <h2 id="editor-title">{ m.lab("sandbox.editor") }</h2>
             <div class="editor-bar">
-                <label>{ m.t("sandbox.start_from") }{ " " }
+                <label>{ m.lab("sandbox.start_from") }{ " " }
                     <select data-testid="sandbox-builtin" onchange={on_builtin}>
                         { for catalogue::all().iter().map(|b| html! {
                             <option value={b.id.clone()} selected={b.id == s.id}>{ &b.title }</option>
                         }) }
                     </select>
                 </label>
-                <button class="primary" data-testid="sandbox-run" disabled={runnable.is_none()} onclick={on_run}>{ m.t("sandbox.run") }</button>
-                <button data-testid="sandbox-share" disabled={runnable.is_none()} onclick={on_share}>{ m.t("sandbox.share") }</button>
-                <button data-testid="sandbox-export" onclick={on_export}>{ m.t("sandbox.export") }</button>
-                <label class="import">{ m.t("sandbox.import") }{ " " }
+                <button class="primary" data-testid="sandbox-run" disabled={runnable.is_none()} onclick={on_run}>{ m.lab("sandbox.run") }</button>
+                <button data-testid="sandbox-share" disabled={runnable.is_none()} onclick={on_share}>{ m.lab("sandbox.share") }</button>
+                <button data-testid="sandbox-export" onclick={on_export}>{ m.lab("sandbox.export") }</button>
+                <label class="import">{ m.lab("sandbox.import") }{ " " }
                     <input type="file" accept=".json,application/json" data-testid="sandbox-import" onchange={on_import} />
                 </label>
             </div>
             if !share.is_empty() {
-                <p><label>{ m.t("sandbox.share_link") }{ " " }<input class="share-url" readonly=true value={(*share).clone()} data-testid="sandbox-share-url" /></label></p>
+                <p><label>{ m.lab("sandbox.share_link") }{ " " }<input class="share-url" readonly=true value={(*share).clone()} data-testid="sandbox-share-url" /></label></p>
             }
             <div class="editor-grid">
                 <div class="form" data-testid="sandbox-form">
-                    <label>{ m.t("sandbox.field.title") }
+                    <label>{ m.lab("sandbox.field.title") }
                         <input value={s.title.clone()} onchange={act(Rc::new(|e| Action::SetTitle(input_value(&e))))} />
                     </label>
-                    <label>{ m.t("sandbox.field.seed") }
+                    <label>{ m.lab("sandbox.field.seed") }
                         <input inputmode="numeric" value={s.seed.to_string()} data-testid="sandbox-seed" onchange={act(Rc::new(|e| Action::SetSeed(input_value(&e))))} />
                     </label>
                     { inline_error(error, "$.seed") }
-                    <label>{ m.t("sandbox.field.until") }
+                    <label>{ m.lab("sandbox.field.until") }
                         <input inputmode="numeric" value={s.until_ms.to_string()} onchange={act(Rc::new(|e| Action::SetUntil(input_value(&e))))} />
                     </label>
                     { inline_error(error, "$.until_ms") }
-                    <h3>{ m.t("sandbox.workers") }</h3>
+                    <h3>{ m.lab("sandbox.workers") }</h3>
                     { for s.workers.iter().enumerate().map(|(i, w)| html! {
                         <fieldset class="worker" data-testid="sandbox-worker">
-                            <legend>{ m.tf("sandbox.worker", &[("name", &w.name)]) }</legend>
-                            <label>{ m.t("sandbox.field.name") }
+                            <legend>{ m.labf("sandbox.worker", &[("name", &w.name)]) }</legend>
+                            <label>{ m.lab("sandbox.field.name") }
                                 <input value={w.name.clone()} onchange={act(Rc::new(move |e| Action::RenameWorker(i, input_value(&e))))} />
                             </label>
-                            <label>{ m.t("sandbox.field.start") }
+                            <label>{ m.lab("sandbox.field.start") }
                                 <input inputmode="numeric" value={w.start_ms.to_string()} onchange={act(Rc::new(move |e| Action::SetStart(i, input_value(&e))))} />
                             </label>
-                            <button class="remove" aria-label={m.tf("sandbox.remove_worker", &[("name", &w.name)])} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveWorker(i))) } }>{ "✕" }</button>
+                            <button class="remove" aria-label={m.labf("sandbox.remove_worker", &[("name", &w.name)])} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveWorker(i))) } }>{ "✕" }</button>
                             <ol class="steps">
                                 { for w.program.iter().enumerate().map(|(j, step)| html! {
                                     <li>
-                                        <input class="code" aria-label={m.tf("sandbox.step", &[("n", &(j + 1).to_string())])} value={codec::step_text(step)} data-testid="sandbox-step"
+                                        <input class="code" aria-label={m.labf("sandbox.step", &[("n", &(j + 1).to_string())])} value={codec::step_text(step)} data-testid="sandbox-step"
                                             onchange={act(Rc::new(move |e| Action::SetStep(i, j, input_value(&e))))} />
-                                        <button aria-label={m.t("sandbox.up")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::MoveStep(i, j, Direction::Up))) } }>{ "↑" }</button>
-                                        <button aria-label={m.t("sandbox.down")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::MoveStep(i, j, Direction::Down))) } }>{ "↓" }</button>
-                                        <button aria-label={m.t("sandbox.remove")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveStep(i, j))) } }>{ "✕" }</button>
+                                        <button aria-label={m.lab("sandbox.up")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::MoveStep(i, j, Direction::Up))) } }>{ "↑" }</button>
+                                        <button aria-label={m.lab("sandbox.down")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::MoveStep(i, j, Direction::Down))) } }>{ "↓" }</button>
+                                        <button aria-label={m.lab("sandbox.remove")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveStep(i, j))) } }>{ "✕" }</button>
                                         { row_fields(&codec::step_text(step), "sandbox-step-field", { let apply = apply.clone(); Callback::from(move |json| apply.emit(Action::SetStep(i, j, json))) }) }
                                         { inline_error(error, &format!("$.workers[{i}].program[{j}]")) }
                                     </li>
                                 }) }
                             </ol>
-                            <label>{ m.t("sandbox.add_step") }{ " " }
+                            <label>{ m.lab("sandbox.add_step") }{ " " }
                                 <select onchange={ { let apply = apply.clone(); Callback::from(move |e: Event| {
                                     let kind = select_value(&e);
                                     if !kind.is_empty() { apply.emit(Action::AddStep(i, kind)); }
@@ -268,21 +268,21 @@ fn ScenarioEditor() -> Html {
                             { inline_error(error, &format!("$.workers[{i}]")) }
                         </fieldset>
                     }) }
-                    <button data-testid="sandbox-add-worker" onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::AddWorker)) } }>{ m.t("sandbox.add_worker") }</button>
+                    <button data-testid="sandbox-add-worker" onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::AddWorker)) } }>{ m.lab("sandbox.add_worker") }</button>
                     { inline_error(error, "$.workers") }
-                    <h3>{ m.t("sandbox.faults") }</h3>
+                    <h3>{ m.lab("sandbox.faults") }</h3>
                     <ol class="faults">
                         { for s.faults.iter().enumerate().map(|(k, f)| html! {
                             <li>
-                                <input class="code" aria-label={m.tf("sandbox.fault", &[("n", &(k + 1).to_string())])} value={codec::fault_text(f)} data-testid="sandbox-fault"
+                                <input class="code" aria-label={m.labf("sandbox.fault", &[("n", &(k + 1).to_string())])} value={codec::fault_text(f)} data-testid="sandbox-fault"
                                     onchange={act(Rc::new(move |e| Action::SetFault(k, input_value(&e))))} />
-                                <button aria-label={m.t("sandbox.remove")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveFault(k))) } }>{ "✕" }</button>
+                                <button aria-label={m.lab("sandbox.remove")} onclick={ { let apply = apply.clone(); Callback::from(move |_| apply.emit(Action::RemoveFault(k))) } }>{ "✕" }</button>
                                 { row_fields(&codec::fault_text(f), "sandbox-fault-field", { let apply = apply.clone(); Callback::from(move |json| apply.emit(Action::SetFault(k, json))) }) }
                                 { inline_error(error, &format!("$.faults[{k}]")) }
                             </li>
                         }) }
                     </ol>
-                    <label>{ m.t("sandbox.add_fault") }{ " " }
+                    <label>{ m.lab("sandbox.add_fault") }{ " " }
                         <select data-testid="sandbox-add-fault" onchange={ { let apply = apply.clone(); Callback::from(move |e: Event| {
                             let kind = select_value(&e);
                             if !kind.is_empty() { apply.emit(Action::AddFault(kind)); }
@@ -295,13 +295,13 @@ fn ScenarioEditor() -> Html {
                     { inline_error(error, "$.faults") }
                 </div>
                 <div class="json">
-                    <label for="sandbox-json">{ m.t("sandbox.json") }</label>
+                    <label for="sandbox-json">{ m.lab("sandbox.json") }</label>
                     <textarea id="sandbox-json" class="code" spellcheck="false" rows="28" data-testid="sandbox-json"
                         aria-invalid={error.is_some().to_string()} value={current.text.clone()} oninput={on_text} />
                     if let Some(e) = error {
                         <p class="field-error" role="alert" data-testid="sandbox-error">{ e.to_string() }</p>
                     } else {
-                        <p class="ok" data-testid="sandbox-valid">{ m.tf("sandbox.valid", &[("workers", &s.workers.len().to_string()), ("faults", &s.faults.len().to_string())]) }</p>
+                        <p class="ok" data-testid="sandbox-valid">{ m.labf("sandbox.valid", &[("workers", &s.workers.len().to_string()), ("faults", &s.faults.len().to_string())]) }</p>
                     }
                 </div>
             </div>
@@ -365,8 +365,8 @@ fn RedisPanel() -> Html {
     let now_ms = console.borrow().now_ms;
     html! {
         <section class="panel console" aria-labelledby="redis-title" data-testid="redis-console">
-            <h2 id="redis-title">{ m.t("sandbox.redis") }</h2>
-            <p class="note">{ m.t("sandbox.redis_note") }</p>
+            <h2 id="redis-title">{ m.lab("sandbox.redis") }</h2>
+            <p class="note">{ m.lab("sandbox.redis_note") }</p>
             <div class="examples">
                 { for REDIS_EXAMPLES.iter().map(|ex| {
                     let run = run.clone();
@@ -378,7 +378,7 @@ fn RedisPanel() -> Html {
                 { for log.iter().map(|(input, reply)| html! { <>{ format!("redis> {input}\n{reply}\n") }</> }) }
             </pre>
             <label class="prompt"><span>{ format!("redis (t = {now_ms} ms)>") }</span>
-                <input class="code" data-testid="redis-input" aria-label={m.t("sandbox.redis_input")} value={(*line).clone()} oninput={on_input} onkeydown={on_key} />
+                <input class="code" data-testid="redis-input" aria-label={m.lab("sandbox.redis_input")} value={(*line).clone()} oninput={on_input} onkeydown={on_key} />
             </label>
         </section>
     }
@@ -438,9 +438,9 @@ fn SqlPanel() -> Html {
         html! {
             <label class={classes!("prompt", waiting.then_some("waiting"))}>
                 <span>{ format!("{}=>", session.name()) }</span>
-                <input class="code" data-testid={format!("sql-input-{}", session.name())} aria-label={m.tf("sandbox.sql_input", &[("session", session.name())])}
+                <input class="code" data-testid={format!("sql-input-{}", session.name())} aria-label={m.labf("sandbox.sql_input", &[("session", session.name())])}
                     value={lines[index].clone()} oninput={on_input} onkeydown={on_key} />
-                if waiting { <span class="badge">{ m.t("sandbox.waiting") }</span> }
+                if waiting { <span class="badge">{ m.lab("sandbox.waiting") }</span> }
             </label>
         }
     };
@@ -450,9 +450,9 @@ fn SqlPanel() -> Html {
     };
     html! {
         <section class="panel console" aria-labelledby="sql-title" data-testid="sql-console">
-            <h2 id="sql-title">{ m.t("sandbox.sql") }</h2>
-            <p class="note">{ m.t("sandbox.sql_note") }</p>
-            <div class="examples"><button class="example" data-testid="sql-setup" onclick={on_setup}>{ m.t("sandbox.sql_setup") }</button></div>
+            <h2 id="sql-title">{ m.lab("sandbox.sql") }</h2>
+            <p class="note">{ m.lab("sandbox.sql_note") }</p>
+            <div class="examples"><button class="example" data-testid="sql-setup" onclick={on_setup}>{ m.lab("sandbox.sql_setup") }</button></div>
             <pre class="console-log" aria-live="polite" data-testid="sql-log">
                 { for log.iter().map(|(session, text)| html! { <span class={classes!("line", format!("s-{}", session.name()))}>{ format!("{text}\n") }</span> }) }
             </pre>

@@ -1,5 +1,6 @@
 // End-to-end check of the built site in Debian's headless Chromium: opens it from a
-// sub-path, walks home -> scenario -> unknown route, switches language (the pack is
+// sub-path, walks home -> scenario -> sandbox (on lab.html) -> unknown route (back on the
+// main page), switches language (the pack is
 // fetched from the site), and embeds it in an iframe on a host page: the allowed host gets
 // `ready` and `step` and can seek; a host on another origin gets nothing and cannot.
 // Fails on any console error, page error or failed request.
@@ -46,15 +47,23 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
       problems.push(`missing or loose Content-Security-Policy: ${csp}`);
     }
 
-    // The sandbox under that policy: the consoles answer.
+    // The sandbox lives on lab.html (its own bundle): the main page hands the route over,
+    // under the same kind of policy, and the consoles answer.
     await page.evaluate(() => { location.hash = '#/sandbox'; });
-    await page.waitForSelector('[data-testid=sandbox]', { timeout: 5000 });
+    await page.waitForSelector('[data-testid=sandbox]', { timeout: 15000 });
+    if (!page.url().endsWith('lab.html#/sandbox')) problems.push(`the sandbox opened at ${page.url()}, not lab.html#/sandbox`);
+    const labCsp = await page.evaluate(() => document.querySelector('meta[http-equiv=Content-Security-Policy]')?.content || '');
+    if (!labCsp.includes("object-src 'none'") || !labCsp.includes("script-src 'self' 'wasm-unsafe-eval' 'sha256-")) {
+      problems.push(`missing or loose Content-Security-Policy on lab.html: ${labCsp}`);
+    }
     await page.fill('[data-testid=redis-input]', 'INCR fence');
     await page.press('[data-testid=redis-input]', 'Enter');
     await page.locator('[data-testid=redis-log]').filter({ hasText: '(integer) 1' }).waitFor({ timeout: 5000 });
 
+    // An unknown route on the lab goes back to the main page, which explains it.
     await page.evaluate(() => { location.hash = '#/bogus'; });
-    await page.waitForSelector('[data-testid=not-found]', { timeout: 5000 });
+    await page.waitForSelector('[data-testid=not-found]', { timeout: 15000 });
+    if (page.url().includes('lab.html')) problems.push(`not-found stayed on ${page.url()}`);
 
     // Language packs are separate files, fetched when chosen.
     await page.evaluate(() => { location.hash = '#/'; });
@@ -84,7 +93,7 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     if (otherClock !== '0.000 s') problems.push(`a host on another origin moved the player to ${otherClock}`);
     if (leaked !== 0) problems.push(`a host on another origin received ${leaked} messages`);
 
-    console.log(`e2e: home shows ${cards} scenarios; player, the CSP, the sandbox, not-found, language packs and the iframe protocol work; screenshot ${shot}`);
+    console.log(`e2e: home shows ${cards} scenarios; player, the CSP on both pages, the sandbox on lab.html, not-found, language packs and the iframe protocol work; screenshot ${shot}`);
   } catch (err) {
     problems.push(`check failed: ${err.message}`);
   } finally {

@@ -19,6 +19,19 @@ fn every_builtin_parses_and_runs() {
 }
 
 #[test]
+fn the_compiled_in_text_is_the_file_without_indentation() {
+    // build.rs strips whitespace between tokens; the scenario must not change.
+    for (id, compact) in FILES {
+        let path = format!("{}/static/scenarios/{id}.json", env!("CARGO_MANIFEST_DIR"));
+        let written = std::fs::read_to_string(&path).expect("the file of a built-in");
+        assert!(compact.len() < written.len(), "{id}: nothing was stripped");
+        assert!(!compact.contains('\n'), "{id}: line breaks left");
+        let parse = |text: &str| catalogue::load::parse_scenario(text).expect("parses");
+        assert_eq!(parse(compact), parse(&written), "{id}");
+    }
+}
+
+#[test]
 fn ids_are_unique_and_routable() {
     let mut ids: Vec<&str> = FILES.iter().map(|(id, _)| *id).collect();
     for id in &ids {

@@ -12,7 +12,13 @@ fn pack(lang: Lang) -> BTreeMap<String, String> {
 
 #[test]
 fn every_key_is_translated_with_the_same_placeholders() {
-    let english_ui = parse_pack(i18n::EN_UI).expect("en.json");
+    // The UI strings, as build.rs split them between the two pages.
+    let english_ui: BTreeMap<String, String> = parse_pack(i18n::EN_UI)
+        .expect("en-main.json")
+        .into_iter()
+        .chain(parse_pack(i18n::EN_LAB).expect("en-lab.json"))
+        .collect();
+    assert_eq!(english_ui, pack(Lang::En), "the split lost or changed a message");
     // English content lives in the scenario and quiz files themselves.
     let english: BTreeMap<String, String> =
         english_ui.clone().into_iter().chain(content_keys()).collect();
@@ -45,6 +51,45 @@ fn every_key_is_translated_with_the_same_placeholders() {
         }
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// Every literal key a view looks up exists in the English strings of its page: `t`/`tf`
+/// in the main page's, `lab`/`labf` in the lab's (a wrong one would show the bare key).
+#[test]
+fn every_key_a_view_uses_is_in_its_pages_english() {
+    let main = parse_pack(i18n::EN_UI).expect("en-main.json");
+    let lab = parse_pack(i18n::EN_LAB).expect("en-lab.json");
+    let mut problems = Vec::new();
+    let mut seen = 0;
+    let dir = format!("{}/src/ui", env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![];
+    for entry in std::fs::read_dir(&dir).expect("src/ui") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).expect("dir").map(|e| e.expect("entry").path()));
+        } else {
+            files.push(path);
+        }
+    }
+    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
+        let source = std::fs::read_to_string(path).expect("source");
+        for (call, pack) in
+            [(".t(\"", &main), (".tf(\"", &main), (".lab(\"", &lab), (".labf(\"", &lab)]
+        {
+            for piece in source.split(call).skip(1) {
+                let key = piece.split('"').next().unwrap_or("");
+                seen += 1;
+                if !pack.contains_key(key) {
+                    problems.push(format!(
+                        "{}: {call}{key}\" is not in its page's English",
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(seen > 150, "the scan found only {seen} lookups");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

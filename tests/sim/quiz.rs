@@ -24,6 +24,11 @@ fn the_bank_has_the_questions_the_course_needs() {
 }
 
 #[test]
+fn the_home_page_count_matches_the_bank() {
+    assert_eq!(quiz::BANK_SIZE, quiz::bank().len(), "update quiz::BANK_SIZE");
+}
+
+#[test]
 fn every_answer_key_is_true_in_the_simulator() {
     for question in quiz::bank() {
         assert!(!question.facts.is_empty(), "{} checks nothing", question.id);

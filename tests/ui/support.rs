@@ -1,18 +1,18 @@
 //! Mounting and querying helpers for the browser tests.
 
-use fencing_playground::ui::App;
+use fencing_playground::ui::{AllPages, App};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 thread_local! {
     /// The apps mounted by earlier tests: destroyed before the next mount, so that only
     /// one app reacts to hash changes and storage.
-    static MOUNTED: std::cell::RefCell<Vec<(yew::AppHandle<App>, Element)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static MOUNTED: std::cell::RefCell<Vec<(yew::AppHandle<App<AllPages>>, Element)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Sets the location hash, mounts a fresh app (removing earlier ones) and lets it render.
 pub(crate) async fn mount_at(hash: &str) -> Element {
-    let earlier: Vec<(yew::AppHandle<App>, Element)> =
+    let earlier: Vec<(yew::AppHandle<App<AllPages>>, Element)> =
         MOUNTED.with(|m| m.borrow_mut().drain(..).collect());
     for (handle, root) in earlier {
         handle.destroy();
@@ -22,7 +22,7 @@ pub(crate) async fn mount_at(hash: &str) -> Element {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+    let handle = yew::Renderer::<App<AllPages>>::with_root(root.clone()).render();
     MOUNTED.with(|m| m.borrow_mut().push((handle, root.clone())));
     settle().await;
     root

@@ -39,7 +39,9 @@ impl Reducible for PlayerState {
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct PlayerPageProps {
-    pub(crate) scenario: Scenario,
+    /// Compared by identity (a parent's re-render re-renders the player, which is cheap;
+    /// comparing two scenarios field by field would not be).
+    pub(crate) scenario: crate::player::ScenarioRef,
     /// The link that opened it: time, what-if, embed mode and host origins.
     pub(crate) link: Link,
 }
@@ -50,7 +52,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     let scenario = props.scenario.clone();
     let link = props.link.clone();
     let state = use_reducer(move || {
-        let mut player = Player::new(scenario);
+        let mut player = Player::new((*scenario).clone());
         if !link.whatif.is_original() {
             player = player.update(Action::Fork(link.whatif.clone()));
         }
@@ -231,7 +233,7 @@ pub(crate) fn CustomScenario(props: &CustomScenarioProps) -> Html {
     match &*decoded {
         None => html! { <p>{ m.t("loading") }</p> },
         Some(Ok(scenario)) => {
-            html! { <PlayerPage scenario={scenario.clone()} link={props.link.clone()} /> }
+            html! { <PlayerPage scenario={crate::player::ScenarioRef::new(scenario.clone())} link={props.link.clone()} /> }
         }
         Some(Err(message)) => {
             html! { <><crate::ui::not_found::Invalid message={message.clone()} /><crate::ui::home::Home /></> }

@@ -5,13 +5,12 @@ use yew::prelude::*;
 
 use crate::embed::Outbound;
 use crate::player::Action;
-use crate::sim::Scenario;
 use crate::ui::embed::post;
 use crate::ui::i18n::use_i18n;
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct PromptBoxProps {
-    pub(crate) scenario: Scenario,
+    pub(crate) scenario: crate::player::ScenarioRef,
     pub(crate) index: usize,
     pub(crate) on_action: Callback<Action>,
     pub(crate) embed: bool,

@@ -11,7 +11,7 @@ use crate::whatif::{self, WhatIf};
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct WhatIfPanelProps {
-    pub(crate) original: Scenario,
+    pub(crate) original: crate::player::ScenarioRef,
     pub(crate) whatif: WhatIf,
     pub(crate) on_action: Callback<Action>,
 }
