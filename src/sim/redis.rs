@@ -37,18 +37,36 @@ impl Reply {
 
     /// A compact one-line form for traces: `OK`, `(nil)`, `33`, `"A"`, `[1, 33]`, `(error) ...`.
     pub fn to_inline(&self) -> String {
+        let mut out = String::new();
+        self.write_inline(&mut out);
+        out
+    }
+
+    /// [`Reply::to_inline`] into one buffer (a trace builds one per request).
+    fn write_inline(&self, out: &mut String) {
         match self {
-            Reply::Ok => "OK".to_owned(),
-            Reply::Nil => "(nil)".to_owned(),
-            Reply::Int(n) => n.to_string(),
+            Reply::Ok => out.push_str("OK"),
+            Reply::Nil => out.push_str("(nil)"),
+            Reply::Int(n) => {
+                let _ = write!(out, "{n}");
+            }
             // redis-cli's quoting (the same as Rust's for the names and numbers a run
             // stores), which keeps string escaping code out of the page.
-            Reply::Bulk(s) => quote_cli(s),
+            Reply::Bulk(s) => write_quoted_cli(s, out),
             Reply::Array(items) => {
-                let parts: Vec<String> = items.iter().map(Reply::to_inline).collect();
-                format!("[{}]", parts.join(", "))
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    item.write_inline(out);
+                }
+                out.push(']');
             }
-            Reply::Error(e) => format!("(error) {e}"),
+            Reply::Error(e) => {
+                out.push_str("(error) ");
+                out.push_str(e);
+            }
         }
     }
 }
@@ -82,6 +100,11 @@ fn write_cli(reply: &Reply, indent: &str, out: &mut String) {
 /// outside printable ASCII.
 pub fn quote_cli(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
+    write_quoted_cli(text, &mut out);
+    out
+}
+
+fn write_quoted_cli(text: &str, out: &mut String) {
     out.push('"');
     for byte in text.bytes() {
         match byte {
@@ -93,11 +116,12 @@ pub fn quote_cli(text: &str) -> String {
             0x07 => out.push_str("\\a"),
             0x08 => out.push_str("\\b"),
             0x20..=0x7e => out.push(char::from(byte)),
-            _ => out.push_str(&format!("\\x{byte:02x}")),
+            _ => {
+                let _ = write!(out, "\\x{byte:02x}");
+            }
         }
     }
     out.push('"');
-    out
 }
 
 /// The NX / XX condition of `SET`.
@@ -642,17 +666,20 @@ fn parse_set(rest: &[String], now_ms: i64) -> Result<Command, Reply> {
 
 /// Renders a command as a learner would type it into redis-cli.
 pub fn command_text(args: &[&str]) -> String {
-    let quoted: Vec<String> = args
-        .iter()
-        .map(|arg| {
-            let plain = !arg.is_empty()
-                && arg
-                    .bytes()
-                    .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\'' && b != b'\\');
-            if plain { (*arg).to_owned() } else { quote_cli(arg) }
-        })
-        .collect();
-    quoted.join(" ")
+    let mut out = String::with_capacity(args.iter().map(|arg| arg.len() + 1).sum());
+    for (i, arg) in args.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let plain = !arg.is_empty()
+            && arg.bytes().all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\'' && b != b'\\');
+        if plain {
+            out.push_str(arg);
+        } else {
+            write_quoted_cli(arg, &mut out);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

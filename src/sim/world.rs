@@ -2415,18 +2415,25 @@ fn update_text(
     token: Option<String>,
     name: &str,
 ) -> String {
-    let mut text = format!("UPDATE orders SET status = '{status}'");
+    use std::fmt::Write as _;
+    // One buffer; writing into a String cannot fail.
+    let mut text = String::with_capacity(160);
+    let _ = write!(text, "UPDATE orders SET status = '{status}'");
     if let Some(t) = &token {
-        text.push_str(&format!(", last_fence = {t}"));
+        let _ = write!(text, ", last_fence = {t}");
     }
-    text.push_str(&format!(", updated_by = '{name}' WHERE id = {}", row.id));
+    let _ = write!(text, ", updated_by = '{name}' WHERE id = {}", row.id);
     if let Some(required) = required_status {
-        text.push_str(&format!(" AND status = '{required}'"));
+        let _ = write!(text, " AND status = '{required}'");
     }
-    let token_sql = token.unwrap_or_else(|| "NULL".to_owned());
+    let token_sql = token.as_deref().unwrap_or("NULL");
     match guard {
-        Guard::Lt => text.push_str(&format!(" AND last_fence < {token_sql}")),
-        Guard::Le => text.push_str(&format!(" AND last_fence <= {token_sql}")),
+        Guard::Lt => {
+            let _ = write!(text, " AND last_fence < {token_sql}");
+        }
+        Guard::Le => {
+            let _ = write!(text, " AND last_fence <= {token_sql}");
+        }
         Guard::None => {}
     }
     text
