@@ -263,7 +263,11 @@ impl<'s> World<'s> {
             lease_seq: 0,
             lost_replies: BTreeSet::new(),
             checker: Checker::new(scenario.tokens),
-            events: Vec::new(),
+            // About one event per step: reserving it spares a long run the copies of a
+            // growing vector (retries and facts only add to it).
+            events: Vec::with_capacity(
+                scenario.workers.iter().map(|w| w.program.len()).sum::<usize>().min(EVENTS_MAX),
+            ),
             frames: Vec::new(),
             truncated: false,
             last_write_event: None,
