@@ -9,44 +9,39 @@ use std::rc::Rc;
 use crate::sim::{self, EventKind, Scenario, Trace};
 use crate::whatif::WhatIf;
 
-/// A trace shared between the player and the views; equality is identity, so comparing
-/// two players (and Yew props) is O(1).
-#[derive(Clone, Debug)]
-pub struct TraceRef(pub Rc<Trace>);
+/// A value shared between the player and the views whose equality is identity, so
+/// comparing two players (and Yew props) is O(1) and never walks a trace or a scenario.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
 
-impl PartialEq for TraceRef {
-    fn eq(&self, other: &TraceRef) -> bool {
+/// The trace a player shows.
+pub type TraceRef = Shared<Trace>;
+
+/// The scenario as written, behind a player and its views.
+pub type ScenarioRef = Shared<Scenario>;
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Rc::new(value))
+    }
+}
+
+// By hand: a derive would ask `T: Clone` for cloning an `Rc`.
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl std::ops::Deref for TraceRef {
-    type Target = Trace;
-    fn deref(&self) -> &Trace {
-        &self.0
-    }
-}
-
-/// A scenario shared the same way: equality is identity, so a player's update and the
-/// views' props never compare two scenarios field by field.
-#[derive(Clone, Debug)]
-pub struct ScenarioRef(pub Rc<Scenario>);
-
-impl ScenarioRef {
-    pub fn new(scenario: Scenario) -> ScenarioRef {
-        ScenarioRef(Rc::new(scenario))
-    }
-}
-
-impl PartialEq for ScenarioRef {
-    fn eq(&self, other: &ScenarioRef) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl std::ops::Deref for ScenarioRef {
-    type Target = Scenario;
-    fn deref(&self) -> &Scenario {
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
         &self.0
     }
 }
@@ -116,7 +111,7 @@ pub enum Action {
 
 impl Player {
     pub fn new(scenario: Scenario) -> Player {
-        let trace = TraceRef(Rc::new(sim::run(&scenario)));
+        let trace = TraceRef::new(sim::run(&scenario));
         Player {
             original: ScenarioRef::new(scenario),
             whatif: WhatIf::default(),
@@ -273,7 +268,7 @@ impl Player {
 
     fn rerun(&mut self, whatif: WhatIf) {
         let scenario = whatif.apply(&self.original);
-        self.trace = TraceRef(Rc::new(sim::run(&scenario)));
+        self.trace = TraceRef::new(sim::run(&scenario));
         self.whatif = whatif;
         let t = self.time_ms.min(self.trace.end_ms());
         self.time_ms = t;

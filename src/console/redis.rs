@@ -97,7 +97,8 @@ impl RedisConsole {
             };
         };
         let (keys, argv) = rest.split_at(n_keys);
-        script.run(&mut self.keyspace, keys, argv, self.now_ms, ExpiryRole::Delete).0
+        let mut effects = crate::sim::redis::Effects::counted();
+        script.run(&mut self.keyspace, keys, argv, self.now_ms, ExpiryRole::Delete, &mut effects)
     }
 }
 

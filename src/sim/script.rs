@@ -5,9 +5,7 @@
 //! script without rolling back earlier writes, and all effects leave as one unit. It does
 //! not interpret arbitrary Lua: only these texts are recognised (by body) anywhere.
 
-use crate::sim::redis::{
-    Command, Effect, Effects, ExpiryRole, Keyspace, Reply, SetCondition, SetExpiry,
-};
+use crate::sim::redis::{Command, Effects, ExpiryRole, Keyspace, Reply, SetCondition, SetExpiry};
 
 /// Grants the lock and draws the fencing token in one atomic step.
 pub const ACQUIRE_LUA: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -75,22 +73,9 @@ impl Script {
 
     /// Runs the script atomically at `now_ms` (frozen for its whole run). On a
     /// `redis.call` error the script stops, keeps what it already wrote, and replies with
-    /// the error as Redis 7 words it.
+    /// the error as Redis 7 words it. Its effects go to `effects` (kept to replicate
+    /// them, or only counted).
     pub fn run(
-        self,
-        keyspace: &mut Keyspace,
-        keys: &[impl AsRef<str>],
-        args: &[impl AsRef<str>],
-        now_ms: i64,
-        role: ExpiryRole,
-    ) -> (Reply, Vec<Effect>) {
-        let mut effects = Effects::kept();
-        let reply = self.run_into(keyspace, keys, args, now_ms, role, &mut effects);
-        (reply, effects.into_vec())
-    }
-
-    /// [`Script::run`] with the effects handed to `effects`, which may only count them.
-    pub fn run_into(
         self,
         keyspace: &mut Keyspace,
         keys: &[impl AsRef<str>],
@@ -258,7 +243,7 @@ pub fn sha1_hex(data: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::{Script, sha1_hex};
-    use crate::sim::redis::{ExpiryRole, Keyspace, Reply};
+    use crate::sim::redis::{Effect, Effects, ExpiryRole, Keyspace, Reply};
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|s| (*s).to_owned()).collect()
@@ -270,16 +255,27 @@ mod tests {
         assert_eq!(sha1_hex(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
     }
 
+    /// Runs a script on a primary, keeping its effects.
+    fn run(
+        script: Script,
+        ks: &mut Keyspace,
+        keys: &[String],
+        args: &[String],
+        now_ms: i64,
+    ) -> (Reply, Vec<Effect>) {
+        let mut effects = Effects::kept();
+        let reply = script.run(ks, keys, args, now_ms, ExpiryRole::Delete, &mut effects);
+        (reply, effects.into_vec())
+    }
+
     #[test]
     fn acquire_grants_once_and_draws_a_token() {
         let mut ks = Keyspace::new();
         let keys = strings(&["lock:order:42", "fence:order:42"]);
-        let (first, effects) =
-            Script::Acquire.run(&mut ks, &keys, &strings(&["A", "30000"]), 0, ExpiryRole::Delete);
+        let (first, effects) = run(Script::Acquire, &mut ks, &keys, &strings(&["A", "30000"]), 0);
         assert_eq!(first, Reply::Array(vec![Reply::Int(1), Reply::Int(1)]));
         assert_eq!(effects.len(), 2, "lock and counter replicate together");
-        let (second, effects) =
-            Script::Acquire.run(&mut ks, &keys, &strings(&["B", "30000"]), 5, ExpiryRole::Delete);
+        let (second, effects) = run(Script::Acquire, &mut ks, &keys, &strings(&["B", "30000"]), 5);
         assert_eq!(second, Reply::Array(vec![Reply::Int(0), Reply::Int(0)]));
         assert!(effects.is_empty());
     }
@@ -292,12 +288,12 @@ mod tests {
             let set =
                 crate::sim::redis::parse_command(&strings(&["SET", "fence", before]), 0).unwrap();
             ks.exec(&set, 0, ExpiryRole::Delete);
-            let (reply, _) = Script::Acquire.run(
+            let (reply, _) = run(
+                Script::Acquire,
                 &mut ks,
                 &strings(&["lock", "fence"]),
                 &strings(&["A", "30000"]),
                 0,
-                ExpiryRole::Delete,
             );
             assert_eq!(reply, Reply::Array(vec![Reply::Int(1), Reply::Int(expect)]), "{before}");
         };
@@ -313,8 +309,7 @@ mod tests {
         let set = crate::sim::redis::parse_command(&strings(&["SET", "fence", "oops"]), 0).unwrap();
         ks.exec(&set, 0, ExpiryRole::Delete);
         let keys = strings(&["lock", "fence"]);
-        let (reply, effects) =
-            Script::Acquire.run(&mut ks, &keys, &strings(&["A", "30000"]), 0, ExpiryRole::Delete);
+        let (reply, effects) = run(Script::Acquire, &mut ks, &keys, &strings(&["A", "30000"]), 0);
         match reply {
             Reply::Error(text) => {
                 assert!(text.starts_with("ERR value is not an integer"), "{text}")
@@ -329,20 +324,16 @@ mod tests {
     fn release_and_renew_touch_only_the_callers_lock() {
         let mut ks = Keyspace::new();
         let keys = strings(&["lock", "fence"]);
-        Script::Acquire.run(&mut ks, &keys, &strings(&["B", "30000"]), 0, ExpiryRole::Delete);
+        run(Script::Acquire, &mut ks, &keys, &strings(&["B", "30000"]), 0);
         let lock = strings(&["lock"]);
-        let (renew_a, _) =
-            Script::Renew.run(&mut ks, &lock, &strings(&["A", "30000"]), 10, ExpiryRole::Delete);
+        let (renew_a, _) = run(Script::Renew, &mut ks, &lock, &strings(&["A", "30000"]), 10);
         assert_eq!(renew_a, Reply::Int(0));
-        let (release_a, _) =
-            Script::Release.run(&mut ks, &lock, &strings(&["A"]), 10, ExpiryRole::Delete);
+        let (release_a, _) = run(Script::Release, &mut ks, &lock, &strings(&["A"]), 10);
         assert_eq!(release_a, Reply::Int(0));
-        let (renew_b, _) =
-            Script::Renew.run(&mut ks, &lock, &strings(&["B", "60000"]), 10, ExpiryRole::Delete);
+        let (renew_b, _) = run(Script::Renew, &mut ks, &lock, &strings(&["B", "60000"]), 10);
         assert_eq!(renew_b, Reply::Int(1));
         assert_eq!(ks.peek("lock", 10).and_then(|e| e.expire_at_ms), Some(60_010));
-        let (release_b, _) =
-            Script::Release.run(&mut ks, &lock, &strings(&["B"]), 10, ExpiryRole::Delete);
+        let (release_b, _) = run(Script::Release, &mut ks, &lock, &strings(&["B"]), 10);
         assert_eq!(release_b, Reply::Int(1));
         assert!(ks.peek("lock", 10).is_none());
     }

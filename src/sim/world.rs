@@ -831,7 +831,7 @@ impl<'s> World<'s> {
         self.persist_tick(n);
         let mut effects = self.effects_for(n);
         let keyspace = &mut self.state.nodes[usize::from(n)].keyspace;
-        let reply = script.run_into(keyspace, keys, args, now_node, role, &mut effects);
+        let reply = script.run(keyspace, keys, args, now_node, role, &mut effects);
         self.after_effects(n, effects);
         reply
     }

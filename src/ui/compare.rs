@@ -1,8 +1,6 @@
 //! The compare view: variants of one scenario (no protection, an idempotency key,
 //! fencing) stacked on one shared scrubber, each with its outcome.
 
-use std::rc::Rc;
-
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -24,7 +22,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
     let variants = use_memo(props.scenario.clone(), |scenario| {
         whatif::comparison()
             .into_iter()
-            .map(|(label, w)| (label, TraceRef(Rc::new(sim::run(&w.apply(scenario))))))
+            .map(|(label, w)| (label, TraceRef::new(sim::run(&w.apply(scenario)))))
             .collect::<Vec<_>>()
     });
     let time = use_state(|| 0u64);
