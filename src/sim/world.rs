@@ -263,10 +263,13 @@ impl<'s> World<'s> {
             lease_seq: 0,
             lost_replies: BTreeSet::new(),
             checker: Checker::new(scenario.tokens),
-            // About one event per step: reserving it spares a long run the copies of a
-            // growing vector (retries and facts only add to it).
+            // About one event per step, plus each worker's last event and each fault's:
+            // reserving it spares a long run the copies of a growing vector (retries and
+            // findings only add to it).
             events: Vec::with_capacity(
-                scenario.workers.iter().map(|w| w.program.len()).sum::<usize>().min(EVENTS_MAX),
+                (scenario.workers.iter().map(|w| w.program.len() + 1).sum::<usize>()
+                    + scenario.faults.len())
+                .min(EVENTS_MAX),
             ),
             frames: Vec::new(),
             truncated: false,
