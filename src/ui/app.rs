@@ -58,17 +58,7 @@ impl Pages for MainPages {
             | View::Sandbox
             | View::Explore
             | View::Custom { .. } => Html::default(),
-            View::NotFound { .. } => {
-                let asked = match &link.view {
-                    View::NotFound { asked } => asked.clone(),
-                    _ => link
-                        .to_hash()
-                        .trim_start_matches('#')
-                        .split('?')
-                        .next()
-                        .unwrap_or("")
-                        .to_owned(),
-                };
+            View::NotFound { asked } => {
                 html! { <NotFound asked={m.tf("notfound.page", &[("path", &format!("#{asked}"))])} /> }
             }
         }
