@@ -460,6 +460,8 @@ fn exp(x: f64) -> f64 {
 }
 
 /// The parameters whose numbers the determinism tests pin (natively and in the browser).
+/// Written out in full rather than derived from `Params::default()`, so that changing the
+/// page's starting form never moves a pinned fingerprint.
 #[doc(hidden)]
 pub fn pinned_example() -> Params {
     Params {

@@ -121,7 +121,7 @@ impl Messages {
 
     /// A UI string; the key itself if even English lacks it (a native test prevents that).
     pub fn t(&self, key: &str) -> String {
-        self.pack.get(key).or_else(|| self.en.get(key)).cloned().unwrap_or_else(|| key.to_owned())
+        self.lookup(key, &self.en)
     }
 
     pub fn tf(&self, key: &str, args: &[(&str, &str)]) -> String {
@@ -131,7 +131,11 @@ impl Messages {
     /// A UI string of the lab page (see [`EN_LAB`]): from the pack, else English.
     pub fn lab(&self, key: &str) -> String {
         static ENGLISH: std::sync::OnceLock<Pack> = std::sync::OnceLock::new();
-        let english = ENGLISH.get_or_init(|| parse_pack(EN_LAB).unwrap_or_default());
+        self.lookup(key, ENGLISH.get_or_init(|| parse_pack(EN_LAB).unwrap_or_default()))
+    }
+
+    /// The pack's text, else `english`'s, else the key itself.
+    fn lookup(&self, key: &str, english: &Pack) -> String {
         self.pack.get(key).or_else(|| english.get(key)).cloned().unwrap_or_else(|| key.to_owned())
     }
 

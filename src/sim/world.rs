@@ -806,19 +806,9 @@ impl<'s> World<'s> {
     }
 
     fn redis_exec(&mut self, n: u8, command: &Command) -> Reply {
-        let node = &self.state.nodes[usize::from(n)];
-        let now_node = node.clock_ms(self.state.now_ms);
-        let role = expiry_role(node.role);
-        self.persist_tick(n);
-        let mut effects = self.effects_for(n);
-        let reply = self.state.nodes[usize::from(n)].keyspace.exec_into(
-            command,
-            now_node,
-            role,
-            &mut effects,
-        );
-        self.after_effects(n, effects);
-        reply
+        self.on_node(n, |keyspace, now_ms, role, effects| {
+            keyspace.exec_into(command, now_ms, role, effects)
+        })
     }
 
     fn redis_script(
@@ -828,13 +818,25 @@ impl<'s> World<'s> {
         keys: &[impl AsRef<str>],
         args: &[impl AsRef<str>],
     ) -> Reply {
+        self.on_node(n, |keyspace, now_ms, role, effects| {
+            script.run(keyspace, keys, args, now_ms, role, effects)
+        })
+    }
+
+    /// Runs one request on node `n` at its clock: persistence before and after, and the
+    /// effects replicated (or only counted, see [`World::effects_for`]).
+    fn on_node(
+        &mut self,
+        n: u8,
+        request: impl FnOnce(&mut Keyspace, i64, ExpiryRole, &mut Effects) -> Reply,
+    ) -> Reply {
         let node = &self.state.nodes[usize::from(n)];
         let now_node = node.clock_ms(self.state.now_ms);
         let role = expiry_role(node.role);
         self.persist_tick(n);
         let mut effects = self.effects_for(n);
-        let keyspace = &mut self.state.nodes[usize::from(n)].keyspace;
-        let reply = script.run(keyspace, keys, args, now_node, role, &mut effects);
+        let reply =
+            request(&mut self.state.nodes[usize::from(n)].keyspace, now_node, role, &mut effects);
         self.after_effects(n, effects);
         reply
     }
