@@ -132,3 +132,67 @@ fn the_views_render_text_never_raw_html() {
     }
     assert!(report.is_empty(), "raw HTML in the views:\n{}", report.join("\n"));
 }
+
+/// The functions of `source` longer than `max_lines`, as (name, lines), unless the doc
+/// comment above them says why (a line starting `/// Longer than`).
+fn long_functions(source: &str, max_lines: usize) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = source.lines().collect();
+    let mut long = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let Some(rest) = ["pub fn ", "pub(super) fn ", "pub(crate) fn ", "fn "]
+            .iter()
+            .find_map(|prefix| trimmed.strip_prefix(prefix))
+        else {
+            continue;
+        };
+        let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let closing = format!("{indent}}}");
+        let Some(end) = lines[i + 1..].iter().position(|l| *l == closing) else {
+            continue;
+        };
+        let length = end + 2;
+        let explained = lines[..i]
+            .iter()
+            .rev()
+            .take_while(|l| l.trim_start().starts_with("///") || l.trim_start().starts_with("#["))
+            .any(|l| l.trim_start().starts_with("/// Longer than"));
+        if length > max_lines && !explained {
+            long.push((name, length));
+        }
+    }
+    long
+}
+
+#[test]
+fn the_model_has_no_file_over_800_lines_and_no_unexplained_function_over_100() {
+    // A newcomer should find each responsibility in a file of its own (src/sim/world/ is
+    // split by what it models), and read any function in one screenful or two.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/sim"), &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for file in &files {
+        let source = std::fs::read_to_string(file).expect("readable source");
+        let name = file.strip_prefix(root).unwrap_or(file).display().to_string();
+        let n_lines = source.lines().count();
+        if n_lines > 800 {
+            problems.push(format!("{name}: {n_lines} lines"));
+        }
+        for (function, length) in long_functions(&source, 100) {
+            problems.push(format!("{name}: fn {function} has {length} lines"));
+        }
+    }
+    assert!(problems.is_empty(), "split these up (or say why not):\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_length_check_sees_a_long_function_and_its_excuse() {
+    let body = "    let x = 1;\n".repeat(101);
+    let plain = format!("fn long() {{\n{body}}}\n");
+    assert_eq!(long_functions(&plain, 100), vec![("long".to_owned(), 103)]);
+    let excused = format!("/// Longer than 100 lines: a table.\nfn long() {{\n{body}}}\n");
+    assert!(long_functions(&excused, 100).is_empty());
+}

@@ -1,0 +1,503 @@
+//! Taking the lock: the acquire script, SET NX PX with a token drawn apart, Redlock, WAIT,
+//! and the lease a grant records. It never writes to the order table.
+
+use super::{Pending, World, decimal, node_id};
+use crate::sim::event::{Actor, EventKind};
+use crate::sim::redis::{Command, Reply, command_text};
+use crate::sim::scenario::{AcquireHow, OnShort, Scenario, Step, TokenSource};
+use crate::sim::script::{self, Script};
+use crate::sim::state::{Belief, Lease};
+use crate::sim::token::token_text;
+
+/// The time between two requests of one multi-request step (a round trip).
+const ROUND_TRIP_MS: u64 = 1;
+
+/// One acquire attempt's parameters: the node asked and the step's own settings.
+struct Attempt {
+    n: u8,
+    ttl_ms: u64,
+    retry_every_ms: u64,
+    attempts: u32,
+}
+
+impl<'s> World<'s> {
+    /// Records a grant. `drawn` is the token with the counter's high-water mark if the
+    /// draw went backwards (see [`World::note_draw`]).
+    pub(super) fn new_lease(
+        &mut self,
+        w: u8,
+        ttl_ms: u64,
+        drawn: Option<(i64, Option<i64>)>,
+        event: u32,
+        known: bool,
+    ) -> u32 {
+        self.lease_seq += 1;
+        let seq = self.lease_seq;
+        self.checker.on_grant(seq, w, event, self.state.now_ms);
+        let token = drawn.map(|(token, _)| token);
+        if let Some((token, reset)) = drawn {
+            let findings = self.checker.on_token(seq, token, reset, &self.names);
+            self.record_findings(findings);
+        }
+        let lease = Lease {
+            seq,
+            value: self.names[usize::from(w)].clone(),
+            token,
+            ttl_ms,
+            granted_by: event,
+        };
+        if known {
+            self.state.workers[usize::from(w)].lease = Some(lease);
+            let belief = Belief {
+                since_ms: self.state.now_ms,
+                until_ms: self.state.now_ms.saturating_add(ttl_ms),
+                token,
+            };
+            self.set_belief(w, Some(belief));
+        } else {
+            self.runtime[usize::from(w)].unknown_lease = Some(seq);
+        }
+        seq
+    }
+
+    /// Tells the checker a token was drawn from the source; returns the previous high-water
+    /// mark if the counter went backwards (a reset). Random UUIDs have no order to break.
+    pub(super) fn note_draw(&mut self, token: i64) -> Option<i64> {
+        match self.scenario.tokens {
+            TokenSource::Uuid => None,
+            _ => self.checker.on_draw(token),
+        }
+    }
+
+    pub(super) fn draw_token(&mut self) -> i64 {
+        match self.scenario.tokens {
+            TokenSource::Uuid => i64::try_from(self.prng.next_u64() >> 1).unwrap_or(0),
+            _ => {
+                self.state.token_counter = self.state.token_counter.saturating_add(1);
+                self.state.token_counter
+            }
+        }
+    }
+
+    pub(super) fn step_acquire(
+        &mut self,
+        w: u8,
+        how: AcquireHow,
+        ttl_ms: u64,
+        retry_every_ms: u64,
+        attempts: u32,
+    ) {
+        if self.handle_lost_reply_timeout(w, attempts, 0) {
+            return;
+        }
+        if how == AcquireHow::Redlock {
+            self.step_redlock(w, ttl_ms, retry_every_ms, attempts);
+            return;
+        }
+        let n = match self.lock_node(w) {
+            Ok(n) => n,
+            Err(node) => return self.unreachable(w, node, retry_every_ms, attempts),
+        };
+        let attempt = Attempt { n, ttl_ms, retry_every_ms, attempts };
+        let redis_tokens = self.scenario.tokens == TokenSource::RedisIncr;
+        let pending = std::mem::take(&mut self.runtime[usize::from(w)].pending_step);
+        match (how, pending) {
+            (AcquireHow::Script, _) if redis_tokens => self.acquire_script(w, &attempt),
+            (AcquireHow::Script | AcquireHow::SetThenIncr, Pending::DrawToken) => {
+                self.acquire_draw(w, n);
+            }
+            (AcquireHow::IncrThenSet, Pending::SetLock { token, reset }) => {
+                self.acquire_set(w, how, &attempt, Some((token, reset)));
+            }
+            (AcquireHow::IncrThenSet, _) => self.acquire_incr_first(w, n),
+            (AcquireHow::Script | AcquireHow::SetThenIncr, _) => {
+                self.acquire_set(w, how, &attempt, None);
+            }
+            (AcquireHow::Redlock, _) => {}
+        }
+    }
+
+    /// The acquire script: `SET NX PX` and `INCR` in one atomic step.
+    fn acquire_script(&mut self, w: u8, attempt: &Attempt) {
+        let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
+        let scenario: &'s Scenario = self.scenario;
+        let name = self.name(w);
+        let lock_key = scenario.redis.lock_key.as_str();
+        let fence_key = scenario.redis.fence_key.as_str();
+        let mut ttl_digits = [0u8; 20];
+        let ttl_text = decimal(ttl_ms, &mut ttl_digits);
+        let lost = self.reply_lost(w);
+        let reply =
+            self.redis_script(n, Script::Acquire, &[lock_key, fence_key], &[name, ttl_text]);
+        let command = self.text(|| {
+            command_text(&[
+                "EVAL",
+                Script::Acquire.label(),
+                "2",
+                lock_key,
+                fence_key,
+                name,
+                ttl_text,
+            ])
+        });
+        match reply {
+            Reply::Array(ref items) if items.first() == Some(&Reply::Int(1)) => {
+                let token = match items.get(1) {
+                    Some(Reply::Int(t)) => Some(*t),
+                    _ => None,
+                };
+                let event = self.emit(
+                    Actor::Worker(w),
+                    EventKind::Granted { token },
+                    command,
+                    self.text(|| reply.to_inline()),
+                    Vec::new(),
+                );
+                let drawn = token.map(|t| (t, self.note_draw(t)));
+                self.new_lease(w, ttl_ms, drawn, event, !lost);
+                if lost {
+                    return self.after_lost_reply(w);
+                }
+                self.advance_after(w, 0, false);
+            }
+            Reply::Error(_) => {
+                let node = &self.state.nodes[usize::from(n)];
+                let lock_set = node
+                    .keyspace
+                    .peek(lock_key, node.clock_ms(self.state.now_ms))
+                    .is_some_and(|e| e.value == name);
+                self.emit(
+                    Actor::Worker(w),
+                    EventKind::AcquireFailed,
+                    command,
+                    self.text(|| reply.to_inline()),
+                    Vec::new(),
+                );
+                if lock_set {
+                    // The SET stayed (no rollback): a lease nobody can use until its TTL.
+                    self.lease_seq += 1;
+                }
+                self.denied_retry(w, retry_every_ms, attempts);
+            }
+            _ => {
+                self.emit(
+                    Actor::Worker(w),
+                    EventKind::Denied,
+                    command,
+                    self.text(|| reply.to_inline()),
+                    Vec::new(),
+                );
+                if lost {
+                    return self.after_lost_reply(w);
+                }
+                self.denied_retry(w, retry_every_ms, attempts);
+            }
+        }
+    }
+
+    /// A plain `SET NX PX`: the first half of set-then-incr, the lock of a token source
+    /// outside Redis, or the second half of incr-then-set (with the token already `drawn`).
+    fn acquire_set(
+        &mut self,
+        w: u8,
+        how: AcquireHow,
+        attempt: &Attempt,
+        drawn: Option<(i64, Option<i64>)>,
+    ) {
+        let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
+        let scenario: &'s Scenario = self.scenario;
+        let name = self.name(w);
+        let lock_key = scenario.redis.lock_key.as_str();
+        let mut ttl_digits = [0u8; 20];
+        let ttl_text = decimal(ttl_ms, &mut ttl_digits);
+        let now_node = self.state.nodes[usize::from(n)].clock_ms(self.state.now_ms);
+        let deadline = now_node.saturating_add(i64::try_from(ttl_ms).unwrap_or(i64::MAX));
+        let reply = self.redis_exec(n, &script::set_nx_px(lock_key, name, deadline));
+        let command = self.text(|| command_text(&["SET", lock_key, name, "NX", "PX", ttl_text]));
+        let draws_later = how == AcquireHow::SetThenIncr
+            || (how == AcquireHow::Script && self.scenario.tokens != TokenSource::None);
+        if reply != Reply::Ok {
+            self.emit(
+                Actor::Worker(w),
+                EventKind::Denied,
+                command,
+                self.text(|| reply.to_inline()),
+                Vec::new(),
+            );
+            return self.denied_retry(w, retry_every_ms, attempts);
+        }
+        let token = drawn.map(|(token, _)| token);
+        let kind = if draws_later { EventKind::LockSet } else { EventKind::Granted { token } };
+        let event =
+            self.emit(Actor::Worker(w), kind, command, self.text(|| reply.to_inline()), Vec::new());
+        self.new_lease(w, ttl_ms, drawn, event, true);
+        if draws_later {
+            self.runtime[usize::from(w)].pending_step = Pending::DrawToken;
+            let at_ms = self.state.now_ms.saturating_add(ROUND_TRIP_MS);
+            self.schedule_step(w, at_ms, false);
+        } else {
+            self.advance_after(w, 0, false);
+        }
+    }
+
+    /// The token, drawn after the lock by a second request (`INCR` or another source).
+    fn acquire_draw(&mut self, w: u8, n: u8) {
+        let redis_tokens = self.scenario.tokens == TokenSource::RedisIncr;
+        let fence_key = self.scenario.redis.fence_key.as_str();
+        let (token, command, reply_text) = if redis_tokens {
+            let reply = self.redis_exec(n, &Command::Incr { key: fence_key.to_owned() });
+            let token = match reply {
+                Reply::Int(t) => Some(t),
+                _ => None,
+            };
+            (
+                token,
+                self.text(|| command_text(&["INCR", fence_key])),
+                self.text(|| reply.to_inline()),
+            )
+        } else {
+            let token = self.draw_token();
+            (Some(token), self.token_command(), token_text(self.scenario.tokens, token))
+        };
+        let actor = if redis_tokens { Actor::Worker(w) } else { Actor::Tokens };
+        let Some(token) = token else {
+            self.emit(actor, EventKind::AcquireFailed, command, reply_text, Vec::new());
+            return self.finish(w, "sim.no_token");
+        };
+        let seq = self.state.workers[usize::from(w)].lease.as_ref().map(|l| l.seq);
+        self.emit(actor, EventKind::TokenDrawn { token }, command, reply_text, Vec::new());
+        if let Some(seq) = seq {
+            let reset = self.note_draw(token);
+            let findings = self.checker.on_token(seq, token, reset, &self.names);
+            self.record_findings(findings);
+        }
+        let ws = &mut self.state.workers[usize::from(w)];
+        if let Some(lease) = ws.lease.as_mut() {
+            lease.token = Some(token);
+        }
+        if let Some(belief) = ws.belief.as_mut() {
+            belief.token = Some(token);
+        }
+        self.advance_after(w, 0, false);
+    }
+
+    /// incr-then-set, first half: `INCR` before the lock is held.
+    fn acquire_incr_first(&mut self, w: u8, n: u8) {
+        let fence_key = self.scenario.redis.fence_key.as_str();
+        let reply = self.redis_exec(n, &Command::Incr { key: fence_key.to_owned() });
+        let command = self.text(|| command_text(&["INCR", fence_key]));
+        let Reply::Int(token) = reply else {
+            self.emit(
+                Actor::Worker(w),
+                EventKind::AcquireFailed,
+                command,
+                self.text(|| reply.to_inline()),
+                Vec::new(),
+            );
+            return self.finish(w, "sim.no_token");
+        };
+        self.emit(
+            Actor::Worker(w),
+            EventKind::TokenDrawn { token },
+            command,
+            self.text(|| reply.to_inline()),
+            Vec::new(),
+        );
+        let reset = self.note_draw(token);
+        self.runtime[usize::from(w)].pending_step = Pending::SetLock { token, reset };
+        let at_ms = self.state.now_ms.saturating_add(ROUND_TRIP_MS);
+        self.schedule_step(w, at_ms, false);
+    }
+
+    pub(super) fn token_command(&self) -> String {
+        match self.scenario.tokens {
+            TokenSource::Consensus => "TXN put fence:counter (revision +1)".to_owned(),
+            TokenSource::PgSequence => "SELECT nextval('fence_seq')".to_owned(),
+            TokenSource::Uuid => "uuid4()".to_owned(),
+            TokenSource::RedisIncr | TokenSource::None => String::new(),
+        }
+    }
+
+    pub(super) fn step_redlock(&mut self, w: u8, ttl_ms: u64, retry_every_ms: u64, attempts: u32) {
+        let now = self.state.now_ms;
+        let n_nodes = self.state.nodes.len();
+        let (next, start_ms, mut ok_nodes) =
+            match std::mem::take(&mut self.runtime[usize::from(w)].pending_step) {
+                Pending::Redlock { next, start_ms, ok } => (next, start_ms, ok),
+                _ => (0, now, Vec::new()),
+            };
+        if next < n_nodes {
+            let n = node_id(next);
+            if self.redlock_node(w, n, ttl_ms) {
+                ok_nodes.push(n);
+            }
+            self.runtime[usize::from(w)].pending_step =
+                Pending::Redlock { next: next + 1, start_ms, ok: ok_nodes };
+            // Each node is a separate round trip.
+            self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), false);
+            return;
+        }
+        let start = start_ms;
+        let elapsed_ms = now.saturating_sub(start);
+        let oks = ok_nodes.len();
+        let majority = n_nodes / 2 + 1;
+        let command = format!("majority {oks}/{n_nodes} in {elapsed_ms} ms");
+        if oks >= majority && elapsed_ms < ttl_ms {
+            let validity_ms = ttl_ms - elapsed_ms;
+            let event = self.emit(
+                Actor::Worker(w),
+                EventKind::Granted { token: None },
+                command,
+                format!("locked, valid {} ms", validity_ms),
+                Vec::new(),
+            );
+            self.new_lease(w, validity_ms, None, event, true);
+            if let Some(belief) = self.state.workers[usize::from(w)].belief.as_mut() {
+                belief.since_ms = start;
+                belief.until_ms = start.saturating_add(validity_ms);
+            }
+            self.advance_after(w, 0, false);
+        } else {
+            self.emit(
+                Actor::Worker(w),
+                EventKind::Denied,
+                command,
+                "not acquired".to_owned(),
+                Vec::new(),
+            );
+            // Redlock unlocks every node it locked before trying again.
+            let name = self.names[usize::from(w)].clone();
+            let lock = [self.scenario.redis.lock_key.clone()];
+            for n in ok_nodes {
+                self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&name));
+            }
+            self.denied_retry(w, retry_every_ms, attempts);
+        }
+    }
+
+    /// Redlock: `SET NX PX` on one node; whether it said OK.
+    fn redlock_node(&mut self, w: u8, n: u8, ttl_ms: u64) -> bool {
+        let now = self.state.now_ms;
+        let scenario: &'s Scenario = self.scenario;
+        let name = self.name(w);
+        let lock_key = scenario.redis.lock_key.as_str();
+        let ttl_text = ttl_ms.to_string();
+        let node_name = self.state.nodes[usize::from(n)].name.clone();
+        let command = self.text(|| {
+            format!(
+                "{} @{node_name}",
+                command_text(&["SET", lock_key, name, "NX", "PX", &ttl_text])
+            )
+        });
+        if !self.state.nodes[usize::from(n)].up || self.partitioned(w, n) {
+            let text = self.say("sim.unreachable", vec![("node", node_name)]);
+            self.emit(
+                Actor::Worker(w),
+                EventKind::NodeLocked { node: n, ok: false },
+                command,
+                text,
+                Vec::new(),
+            );
+            return false;
+        }
+        let now_node = self.state.nodes[usize::from(n)].clock_ms(now);
+        let deadline = now_node.saturating_add(i64::try_from(ttl_ms).unwrap_or(i64::MAX));
+        let reply = self.redis_exec(n, &script::set_nx_px(lock_key, name, deadline));
+        let ok = reply == Reply::Ok;
+        self.emit(
+            Actor::Worker(w),
+            EventKind::NodeLocked { node: n, ok },
+            command,
+            self.text(|| reply.to_inline()),
+            Vec::new(),
+        );
+        ok
+    }
+
+    pub(super) fn step_wait(&mut self, w: u8, replicas: i64, timeout_ms: u64, on_short: OnShort) {
+        let now = self.state.now_ms;
+        let Some(p) = self.state.primary else {
+            return self.unreachable(w, None, 1_000, 1);
+        };
+        let target =
+            self.runtime[usize::from(w)].write_offset.max(self.state.nodes[usize::from(p)].offset);
+        match std::mem::take(&mut self.runtime[usize::from(w)].pending_step) {
+            Pending::Wait { wanted } => {
+                self.wait_returned(w, p, target, wanted, timeout_ms, on_short)
+            }
+            _ => {
+                // Predict when the wanted acknowledgements arrive; re-count them then.
+                let lag_ms = self.scenario.redis.lag_ms;
+                let mut ack_times: Vec<u64> = self
+                    .replicas_of(p)
+                    .iter()
+                    .map(|&r| {
+                        if self.state.nodes[usize::from(r)].offset >= target {
+                            now
+                        } else {
+                            now.saturating_add(lag_ms)
+                        }
+                    })
+                    .collect();
+                ack_times.sort_unstable();
+                let wanted = usize::try_from(replicas.max(0)).unwrap_or(usize::MAX);
+                let limit = if timeout_ms == 0 {
+                    self.scenario.until_ms
+                } else {
+                    now.saturating_add(timeout_ms)
+                };
+                let at_ms = match wanted.checked_sub(1).and_then(|k| ack_times.get(k)) {
+                    _ if wanted == 0 => now,
+                    Some(&t) if t <= limit => t,
+                    _ => limit,
+                };
+                self.runtime[usize::from(w)].pending_step = Pending::Wait { wanted: replicas };
+                self.schedule_step(w, at_ms, false);
+            }
+        }
+    }
+
+    /// WAIT's reply: how many replicas acknowledged; with `on_short: give-up`, a short count
+    /// skips to the release (or ends the worker).
+    fn wait_returned(
+        &mut self,
+        w: u8,
+        p: u8,
+        target: u64,
+        wanted: i64,
+        timeout_ms: u64,
+        on_short: OnShort,
+    ) {
+        let now = self.state.now_ms;
+        let acked = self
+            .replicas_of(p)
+            .iter()
+            .filter(|&&r| self.state.nodes[usize::from(r)].offset >= target)
+            .count();
+        let acked = i64::try_from(acked).unwrap_or(i64::MAX);
+        let command = format!("WAIT {wanted} {timeout_ms}");
+        self.emit(
+            Actor::Worker(w),
+            EventKind::WaitReturned { acked, wanted },
+            command,
+            acked.to_string(),
+            Vec::new(),
+        );
+        if acked < wanted && on_short == OnShort::GiveUp {
+            let steps = self.steps(w);
+            let pc = self.state.workers[usize::from(w)].pc;
+            let release = steps.iter().skip(pc).position(|s| matches!(s, Step::Release { .. }));
+            match release {
+                Some(offset) => {
+                    let ws = &mut self.state.workers[usize::from(w)];
+                    ws.pc += offset;
+                    ws.attempt = 1;
+                    self.schedule_step(w, now, false);
+                }
+                None => self.end(w, EventKind::GaveUp, "sim.gave_up_wait"),
+            }
+            return;
+        }
+        self.advance_after(w, 0, false);
+    }
+}

@@ -1,0 +1,179 @@
+//! Keeping and giving back the lock: release (checked script or bare DEL) and the watchdog's
+//! renewals. It never grants a lease.
+
+use super::{World, node_id};
+use crate::sim::event::{Actor, EventKind};
+use crate::sim::redis::{Command, Reply, command_text};
+use crate::sim::scenario::{ReleaseHow, RenewHow, Scenario, Topology};
+use crate::sim::script::Script;
+use crate::sim::state::Activity;
+
+impl<'s> World<'s> {
+    pub(super) fn step_release(&mut self, w: u8, how: ReleaseHow) {
+        self.stop_watchdog(w);
+        if self.scenario.redis.topology == Topology::Redlock {
+            self.release_everywhere(w);
+            return;
+        }
+        let n = match self.lock_node(w) {
+            Ok(n) => n,
+            Err(node) => {
+                self.unreachable(w, node, 0, 1);
+                return;
+            }
+        };
+        let scenario: &'s Scenario = self.scenario;
+        let name = self.name(w);
+        let lock_key = scenario.redis.lock_key.as_str();
+        // Only a foreign holder matters (the checker's owner-only finding).
+        let foreign_holder =
+            self.lock_holder(n).filter(|holder| *holder != name).map(str::to_owned);
+        let (reply, command, what) = match how {
+            ReleaseHow::Script => {
+                let reply = self.redis_script(n, Script::Release, &[lock_key], &[name]);
+                (
+                    reply,
+                    self.text(|| {
+                        command_text(&["EVAL", Script::Release.label(), "1", lock_key, name])
+                    }),
+                    "check-and-delete",
+                )
+            }
+            ReleaseHow::BareDel => {
+                let reply = self.redis_exec(n, &Command::Del { keys: vec![lock_key.to_owned()] });
+                (reply, self.text(|| command_text(&["DEL", lock_key])), "bare DEL")
+            }
+        };
+        let deleted = reply == Reply::Int(1);
+        let event = self.emit(
+            Actor::Worker(w),
+            EventKind::Released { deleted },
+            command,
+            self.text(|| reply.to_inline()),
+            Vec::new(),
+        );
+        if let (true, Some(owner)) = (deleted, foreign_holder) {
+            let findings = self.checker.on_foreign_touch(name, &owner, what, event);
+            self.record_findings(findings);
+        }
+        self.set_belief(w, None);
+        self.advance_after(w, 0, false);
+    }
+
+    /// Redlock's release: the check-and-delete script on every reachable node. The requests
+    /// are independent; the model shows them as one event.
+    pub(super) fn release_everywhere(&mut self, w: u8) {
+        let name = self.names[usize::from(w)].clone();
+        let lock = [self.scenario.redis.lock_key.clone()];
+        let mut deleted = 0;
+        let mut reached = 0;
+        for i in 0..self.state.nodes.len() {
+            let n = node_id(i);
+            if !self.state.nodes[i].up || self.partitioned(w, n) {
+                continue;
+            }
+            reached += 1;
+            let reply = self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&name));
+            if reply == Reply::Int(1) {
+                deleted += 1;
+            }
+        }
+        let command = format!(
+            "{} (on every node)",
+            self.text(|| command_text(&["EVAL", Script::Release.label(), "1", &lock[0], &name]))
+        );
+        let reply = format!("deleted on {deleted} of {reached} reachable nodes");
+        self.emit(
+            Actor::Worker(w),
+            EventKind::Released { deleted: deleted > 0 },
+            command,
+            reply,
+            Vec::new(),
+        );
+        self.set_belief(w, None);
+        self.advance_after(w, 0, false);
+    }
+
+    pub(super) fn watchdog_tick(&mut self, w: u8) {
+        let now = self.state.now_ms;
+        let ws = &self.state.workers[usize::from(w)];
+        let Some(watchdog) = ws.watchdog else { return };
+        match ws.activity {
+            Activity::Crashed | Activity::Done => return,
+            Activity::Paused { until_ms } => {
+                self.schedule_watchdog(w, until_ms);
+                return;
+            }
+            _ => {}
+        }
+        let ttl_ms = ws.lease.as_ref().map_or(30_000, |l| l.ttl_ms);
+        let n = match self.lock_node(w) {
+            Ok(n) => n,
+            Err(_) => {
+                self.schedule_watchdog(w, now.saturating_add(watchdog.interval_ms));
+                return;
+            }
+        };
+        let name = ws.name.clone();
+        let lock_key = self.scenario.redis.lock_key.clone();
+        let ttl_text = ttl_ms.to_string();
+        let holder = self.lock_holder(n).map(str::to_owned);
+        let (reply, command, what) = match watchdog.how {
+            RenewHow::Script => {
+                let args = [name.clone(), ttl_text.clone()];
+                let reply =
+                    self.redis_script(n, Script::Renew, std::slice::from_ref(&lock_key), &args);
+                (
+                    reply,
+                    self.text(|| {
+                        command_text(&[
+                            "EVAL",
+                            Script::Renew.label(),
+                            "1",
+                            &lock_key,
+                            &name,
+                            &ttl_text,
+                        ])
+                    }),
+                    "check-and-extend",
+                )
+            }
+            RenewHow::BarePexpire => {
+                let ttl = i64::try_from(ttl_ms).unwrap_or(i64::MAX);
+                let reply =
+                    self.redis_exec(n, &Command::PExpire { key: lock_key.clone(), ttl_ms: ttl });
+                (
+                    reply,
+                    self.text(|| command_text(&["PEXPIRE", &lock_key, &ttl_text])),
+                    "bare PEXPIRE",
+                )
+            }
+        };
+        let ok = reply == Reply::Int(1);
+        let event = self.emit(
+            Actor::Worker(w),
+            EventKind::Renewed { ok },
+            command,
+            self.text(|| reply.to_inline()),
+            Vec::new(),
+        );
+        if let (true, Some(owner)) = (ok, holder.filter(|h| *h != name)) {
+            let findings = self.checker.on_foreign_touch(&name, &owner, what, event);
+            self.record_findings(findings);
+        }
+        if ok {
+            if let Some(belief) = self.state.workers[usize::from(w)].belief.as_mut() {
+                belief.until_ms = now.saturating_add(ttl_ms);
+            }
+            if let Some(since) = self.runtime[usize::from(w)].hung_since_ms {
+                let findings =
+                    self.checker.on_renew_while_hung(w, &name, now - since, ttl_ms, event);
+                self.record_findings(findings);
+            }
+            self.schedule_watchdog(w, now.saturating_add(watchdog.interval_ms));
+        } else {
+            // Renewal failure is only logged (as Redisson does); the main thread is not told.
+            self.stop_watchdog(w);
+        }
+    }
+}

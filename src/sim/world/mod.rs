@@ -1,0 +1,457 @@
+//! The run loop: an agenda of due actions over virtual time, applied one atomic step at a
+//! time, each recorded as exactly one event (plus the checker's findings about it).
+//!
+//! Owns the rules that connect the pieces: workers executing their programs, the Redis
+//! topology (replication, failover, persistence, clocks), the order row, the gateway and
+//! the object store. Time only advances here, to the next due action or key deadline;
+//! ties are broken by a sequence number, and all randomness comes from the scenario seed.
+
+use crate::sim::check::Checker;
+use crate::sim::event::{Event, Note};
+use crate::sim::prng::Prng;
+use crate::sim::redis::{Effect, Keyspace};
+use crate::sim::scenario::{Fault, RedisSetup, Scenario, Topology, WorkerSetup};
+use crate::sim::state::{Activity, NodeState, OrderRow, Phase, Role, State, WorkerState};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
+
+mod acquire;
+mod cluster;
+mod faults;
+mod lease;
+mod order;
+mod record;
+mod services;
+mod worker;
+
+use cluster::{Batch, Persisted};
+/// No run may record more events than this; a scenario that would is cut short (and its
+/// trace says so). Frames cost memory, so a recorded run gets a lower limit.
+pub const EVENTS_MAX: usize = 1_000_000;
+pub const EVENTS_MAX_WITH_FRAMES: usize = 20_000;
+
+/// What a run keeps: a state frame per event (the player), the events with their text
+/// (summaries, the CLI), or the bare facts (many trials).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Recording {
+    Frames,
+    EventsOnly,
+    /// Events without their prose: the `command`, `reply`, `why` and `note` of steps stay
+    /// empty, so a step allocates no text. Kinds, actors, times, causes, peers and every
+    /// checker finding (with its explanation) are the same as in the other modes (a native
+    /// test compares them).
+    Facts,
+}
+
+/// What a run produced.
+pub struct Output {
+    pub events: Vec<Event>,
+    /// `frames[c]` is the state after the first `c` events (empty with `EventsOnly`).
+    pub frames: Vec<State>,
+    pub final_state: State,
+    /// Whether the run hit its event limit.
+    pub truncated: bool,
+    /// When each worker believed it held the lock: (worker, from, to).
+    pub belief_spans: Vec<(u8, u64, u64)>,
+}
+
+pub fn run(scenario: &Scenario, recording: Recording) -> Output {
+    let mut world = World::new(scenario, recording);
+    world.run();
+    let end_ms = world.state.now_ms;
+    let mut belief_spans: Vec<(u8, u64, u64)> = world.closed_spans;
+    for (w, since) in world.open_spans.iter().enumerate() {
+        if let Some(since) = since {
+            belief_spans.push((worker_id(w), *since, end_ms));
+        }
+    }
+    belief_spans.sort_unstable();
+    Output {
+        events: world.events,
+        frames: world.frames,
+        final_state: world.state,
+        truncated: world.truncated,
+        belief_spans,
+    }
+}
+
+#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+enum Action {
+    Step { worker: u8, generation: u32 },
+    WatchdogTick { worker: u8, generation: u32 },
+    Fault { index: u16 },
+    Resume { worker: u8, until_ms: u64 },
+    Deliver { batch: u32, to: u8 },
+    Promote { dead: u8 },
+    Restart { node: u8 },
+}
+
+#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+struct Due {
+    at_ms: u64,
+    seq: u64,
+    action: Action,
+}
+
+/// What a step that takes several requests has done so far; every step starts `Fresh`,
+/// and moving to another step or attempt resets it.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+enum Pending {
+    #[default]
+    Fresh,
+    /// set-then-incr (or a token source outside Redis): the lock is set, the token is
+    /// drawn by a second request.
+    DrawToken,
+    /// incr-then-set: the token is drawn (with the counter's previous high-water mark if it
+    /// went backwards); `SET NX PX` follows.
+    SetLock { token: i64, reset: Option<i64> },
+    /// Redlock: the next node to ask, when the attempt started, the nodes that said OK.
+    Redlock { next: usize, start_ms: u64, ok: Vec<u8> },
+    /// WAIT was sent; it returns when the wanted replicas acknowledged or it timed out.
+    Wait { wanted: i64 },
+    /// The reply to this attempt was lost; the step re-enters when the client times out.
+    LostReply,
+}
+
+/// A worker's scheduling bookkeeping, invisible to the inspector.
+#[derive(Clone, Default)]
+struct Runtime {
+    generation: u32,
+    /// The pending main-thread step: when, and whether it is CPU work (stretched by a pause).
+    pending: Option<(u64, bool)>,
+    watchdog_generation: u32,
+    watchdog_due: Option<u64>,
+    /// How far the current step has got, when it takes more than one request.
+    pending_step: Pending,
+    /// A request held back by a network delay is sent when the step re-runs at this time.
+    delayed_until: Option<u64>,
+    /// The primary's replication offset after this worker's last write.
+    write_offset: u64,
+    /// The hang's start time, for the hung-watchdog warning.
+    hung_since_ms: Option<u64>,
+    /// Lease granted on the server while its reply was lost (the worker does not know).
+    unknown_lease: Option<u32>,
+}
+
+struct World<'s> {
+    scenario: &'s Scenario,
+    recording: Recording,
+    state: State,
+    agenda: BinaryHeap<Reverse<Due>>,
+    next_seq: u64,
+    prng: Prng,
+    runtime: Vec<Runtime>,
+    batches: Vec<Batch>,
+    persisted: Vec<Persisted>,
+    lease_seq: u32,
+    lost_replies: BTreeSet<(u8, usize, u32)>,
+    names: Vec<String>,
+    checker: Checker,
+    events: Vec<Event>,
+    frames: Vec<State>,
+    truncated: bool,
+    /// The event that last changed the order row (the cause of later rejections).
+    last_write_event: Option<u32>,
+    /// How many workers believed they held the lock after the last change.
+    overlapping: usize,
+    blocked: Vec<u8>,
+    open_spans: Vec<Option<u64>>,
+    closed_spans: Vec<(u8, u64, u64)>,
+    /// The worker whose step or watchdog is being applied (the peer of service events).
+    acting: Option<u8>,
+    /// The prose of the next event, as a translatable note (taken by `emit`).
+    pending_note: Note,
+}
+
+impl<'s> World<'s> {
+    fn new(scenario: &'s Scenario, recording: Recording) -> World<'s> {
+        let setup = &scenario.redis;
+        let nodes = initial_nodes(setup);
+        let primary = match setup.topology {
+            Topology::Replicated if !nodes.is_empty() => Some(0),
+            _ => None,
+        };
+        let workers: Vec<WorkerState> = scenario.workers.iter().map(initial_worker).collect();
+        let persisted = nodes
+            .iter()
+            .map(|n| Persisted {
+                durable: n.keyspace.clone(),
+                os: n.keyspace.clone(),
+                ..Persisted::default()
+            })
+            .collect();
+        let state = State {
+            now_ms: 0,
+            nodes,
+            primary,
+            token_counter: setup.fence_start,
+            order: OrderRow {
+                id: scenario.sql.order_id,
+                status: "pending".to_owned(),
+                amount: scenario.sql.amount,
+                last_fence: scenario.sql.last_fence,
+                updated_by: String::new(),
+            },
+            row_lock: None,
+            charges: Vec::new(),
+            idempotency_keys: Vec::new(),
+            objects: Vec::new(),
+            dlq: Vec::new(),
+            workers,
+        };
+        let mut world = World {
+            scenario,
+            recording,
+            names: scenario.workers.iter().map(|w| w.name.clone()).collect(),
+            runtime: vec![Runtime::default(); scenario.workers.len()],
+            state,
+            agenda: BinaryHeap::new(),
+            next_seq: 0,
+            prng: Prng::new(scenario.seed),
+            batches: Vec::new(),
+            persisted,
+            lease_seq: 0,
+            lost_replies: BTreeSet::new(),
+            checker: Checker::new(scenario.tokens),
+            // About one event per step, plus each worker's last event and each fault's:
+            // reserving it spares a long run the copies of a growing vector (retries and
+            // findings only add to it).
+            events: Vec::with_capacity(
+                (scenario.workers.iter().map(|w| w.program.len() + 1).sum::<usize>()
+                    + scenario.faults.len())
+                .min(EVENTS_MAX),
+            ),
+            frames: Vec::new(),
+            truncated: false,
+            last_write_event: None,
+            overlapping: 0,
+            blocked: Vec::new(),
+            open_spans: vec![None; scenario.workers.len()],
+            closed_spans: Vec::new(),
+            acting: None,
+            pending_note: Note::default(),
+        };
+        if recording == Recording::Frames {
+            world.frames.push(world.state.clone());
+        }
+        world.schedule_faults();
+        for (w, setup) in scenario.workers.iter().enumerate() {
+            let w = worker_id(w);
+            world.schedule_step(w, setup.start_ms, false);
+        }
+        world
+    }
+
+    /// Puts each timed fault on the agenda and notes each lost reply. Faults are scheduled
+    /// before any worker step, so at equal times they land first.
+    fn schedule_faults(&mut self) {
+        let scenario: &'s Scenario = self.scenario;
+        for (index, fault) in scenario.faults.iter().enumerate() {
+            let index = u16::try_from(index).unwrap_or(u16::MAX);
+            match fault {
+                Fault::LoseReply { worker, step, attempt } => {
+                    if let Some(w) = self.worker_index(worker) {
+                        self.lost_replies.insert((w, *step, *attempt));
+                    }
+                }
+                Fault::Pause { at_ms, .. }
+                | Fault::Hang { at_ms, .. }
+                | Fault::Crash { at_ms, .. }
+                | Fault::CrashNode { at_ms, .. }
+                | Fault::ClockJump { at_ms, .. }
+                | Fault::SetCounter { at_ms, .. } => self.schedule(*at_ms, Action::Fault { index }),
+                // Windows are looked up when a request is sent.
+                Fault::Delay { .. } | Fault::Partition { .. } => {}
+            }
+        }
+    }
+
+    fn run(&mut self) {
+        loop {
+            let next_action = self.agenda.peek().map(|Reverse(due)| due.at_ms);
+            let next_expiry = self.next_expiry();
+            let expiry_first = match (next_expiry, next_action) {
+                (Some((t, _)), Some(a)) => t <= a,
+                (Some(_), None) => true,
+                _ => false,
+            };
+            let at_ms = match (expiry_first, next_expiry, next_action) {
+                (true, Some((t, _)), _) => t,
+                (_, _, Some(a)) => a,
+                _ => break,
+            };
+            if at_ms > self.scenario.until_ms {
+                break;
+            }
+            let limit = match self.recording {
+                Recording::Frames => EVENTS_MAX_WITH_FRAMES,
+                Recording::EventsOnly | Recording::Facts => EVENTS_MAX,
+            };
+            if self.events.len() >= limit {
+                self.truncated = true;
+                break;
+            }
+            assert!(at_ms >= self.state.now_ms, "virtual time must not go backwards");
+            self.state.now_ms = at_ms;
+            if expiry_first {
+                if let Some((_, node)) = next_expiry {
+                    self.expire(node);
+                }
+                continue;
+            }
+            // The peek above found an entry.
+            let Some(Reverse(due)) = self.agenda.pop() else {
+                break;
+            };
+            self.apply(due.action);
+        }
+    }
+
+    fn schedule(&mut self, at_ms: u64, action: Action) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.agenda.push(Reverse(Due { at_ms, seq, action }));
+    }
+
+    /// Schedules the worker's next main-thread step, replacing any pending one.
+    fn schedule_step(&mut self, w: u8, at_ms: u64, cpu: bool) {
+        let rt = &mut self.runtime[usize::from(w)];
+        rt.generation += 1;
+        rt.pending = Some((at_ms, cpu));
+        let generation = rt.generation;
+        self.schedule(at_ms, Action::Step { worker: w, generation });
+    }
+
+    fn cancel_step(&mut self, w: u8) {
+        let rt = &mut self.runtime[usize::from(w)];
+        rt.generation += 1;
+        rt.pending = None;
+    }
+
+    fn schedule_watchdog(&mut self, w: u8, at_ms: u64) {
+        let rt = &mut self.runtime[usize::from(w)];
+        rt.watchdog_generation += 1;
+        rt.watchdog_due = Some(at_ms);
+        let generation = rt.watchdog_generation;
+        self.schedule(at_ms, Action::WatchdogTick { worker: w, generation });
+    }
+
+    fn stop_watchdog(&mut self, w: u8) {
+        let rt = &mut self.runtime[usize::from(w)];
+        rt.watchdog_generation += 1;
+        rt.watchdog_due = None;
+        self.state.workers[usize::from(w)].watchdog = None;
+    }
+
+    fn worker_index(&self, name: &str) -> Option<u8> {
+        self.names.iter().position(|n| n == name).map(worker_id)
+    }
+
+    fn node_index(&self, name: &str) -> Option<u8> {
+        self.state.nodes.iter().position(|n| n.name == name).map(node_id)
+    }
+
+    fn apply(&mut self, action: Action) {
+        match action {
+            Action::Step { worker, generation } => {
+                if self.runtime[usize::from(worker)].generation == generation {
+                    self.runtime[usize::from(worker)].pending = None;
+                    self.acting = Some(worker);
+                    self.worker_step(worker);
+                    self.acting = None;
+                }
+            }
+            Action::WatchdogTick { worker, generation } => {
+                if self.runtime[usize::from(worker)].watchdog_generation == generation {
+                    self.acting = Some(worker);
+                    self.watchdog_tick(worker);
+                    self.acting = None;
+                }
+            }
+            Action::Fault { index } => self.apply_fault(usize::from(index)),
+            Action::Resume { worker, until_ms } => self.resume(worker, until_ms),
+            Action::Deliver { batch, to } => self.deliver(batch, to),
+            Action::Promote { dead } => self.promote(dead),
+            Action::Restart { node } => self.restart(node),
+        }
+    }
+}
+
+fn worker_id(index: usize) -> u8 {
+    u8::try_from(index).unwrap_or(u8::MAX)
+}
+
+fn node_id(index: usize) -> u8 {
+    u8::try_from(index).unwrap_or(u8::MAX)
+}
+
+/// `n` in decimal, written into `digits` (no allocation: the hot acquire path needs its TTL
+/// as text, the way a client sends ARGV).
+fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &str {
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        // A digit is below 10, so the cast keeps it.
+        #[allow(clippy::cast_possible_truncation)]
+        let digit = (n % 10) as u8;
+        digits[start] = b'0' + digit;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&digits[start..]).unwrap_or("0")
+}
+
+/// The nodes at time 0: roles from the topology, and the counter's history before the run.
+fn initial_nodes(setup: &RedisSetup) -> Vec<NodeState> {
+    setup
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| {
+            let role = match (setup.topology, i) {
+                (Topology::Redlock, _) => Role::Peer,
+                (Topology::Replicated, 0) => Role::Primary,
+                (Topology::Replicated, _) => Role::Replica { of: 0 },
+            };
+            let mut keyspace = Keyspace::new();
+            // The counter's history before the run, on every node (already replicated).
+            if setup.fence_start != 0 && setup.topology == Topology::Replicated {
+                keyspace.apply(&Effect::Put {
+                    key: setup.fence_key.clone(),
+                    entry: crate::sim::redis::Entry {
+                        value: setup.fence_start.to_string(),
+                        expire_at_ms: None,
+                    },
+                });
+            }
+            NodeState {
+                name: node.name.clone(),
+                clock_offset_ms: node.clock_offset_ms,
+                up: true,
+                role,
+                keyspace,
+                offset: 0,
+            }
+        })
+        .collect()
+}
+
+fn initial_worker(setup: &WorkerSetup) -> WorkerState {
+    WorkerState {
+        name: setup.name.clone(),
+        activity: Activity::Waiting,
+        phase: Phase::Main,
+        pc: 0,
+        attempt: 1,
+        lease: None,
+        belief: None,
+        watchdog: None,
+        txn_row: None,
+        in_txn: false,
+        etag_seen: None,
+        uploads: Vec::new(),
+    }
+}

@@ -1,0 +1,169 @@
+//! Recording: how a step becomes exactly one event (with its frame), the prose a note
+//! carries, the checker's findings and the overlap fact. It decides nothing about the model.
+
+use super::{Recording, World, worker_id};
+use crate::sim::check::Finding;
+use crate::sim::event::{Actor, Event, EventKind, Note};
+use crate::sim::scenario::{Scenario, Topology};
+use crate::sim::state::{Activity, Belief};
+
+impl<'s> World<'s> {
+    pub(super) fn emit(
+        &mut self,
+        actor: Actor,
+        kind: EventKind,
+        command: String,
+        reply: String,
+        causes: Vec<u32>,
+    ) -> u32 {
+        let id = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        // The other end of a request: the node a worker talked to, or the worker a service
+        // served (the one whose step or watchdog is running).
+        let peer = match (actor, &kind) {
+            (Actor::Worker(_), EventKind::NodeLocked { node, .. }) => Some(Actor::Node(*node)),
+            (
+                Actor::Worker(_),
+                EventKind::Granted { .. }
+                | EventKind::LockSet
+                | EventKind::TokenDrawn { .. }
+                | EventKind::Denied
+                | EventKind::AcquireFailed
+                | EventKind::Renewed { .. }
+                | EventKind::Released { .. }
+                | EventKind::WaitReturned { .. },
+            ) if self.scenario.redis.topology == Topology::Replicated => {
+                self.state.primary.map(Actor::Node)
+            }
+            (Actor::Db | Actor::Gateway | Actor::Storage | Actor::Dlq | Actor::Tokens, _) => {
+                self.acting.map(Actor::Worker)
+            }
+            _ => None,
+        };
+        // Text built on a cold path is dropped here; hot paths do not build it at all.
+        let (command, reply) = match self.texts() {
+            true => (command, reply),
+            false => (String::new(), String::new()),
+        };
+        self.events.push(Event {
+            id,
+            at_ms: self.state.now_ms,
+            actor,
+            kind,
+            command,
+            reply,
+            why: String::new(),
+            causes,
+            peer,
+            note: std::mem::take(&mut self.pending_note),
+        });
+        if self.recording == Recording::Frames {
+            self.frames.push(self.state.clone());
+        }
+        id
+    }
+
+    /// Whether events carry their text (everything but [`Recording::Facts`]).
+    pub(super) fn texts(&self) -> bool {
+        self.recording != Recording::Facts
+    }
+
+    /// `make()` when events carry text, else an empty string (which does not allocate).
+    pub(super) fn text(&self, make: impl FnOnce() -> String) -> String {
+        if self.texts() { make() } else { String::new() }
+    }
+
+    /// A worker's name, borrowed from the scenario (so it outlives borrows of the world).
+    pub(super) fn name(&self, w: u8) -> &'s str {
+        let scenario: &'s Scenario = self.scenario;
+        scenario.workers.get(usize::from(w)).map_or("", |worker| worker.name.as_str())
+    }
+
+    /// Sets the prose of the next event and returns its English text.
+    pub(super) fn say(&mut self, key: &'static str, args: Vec<(&'static str, String)>) -> String {
+        if !self.texts() {
+            return String::new();
+        }
+        let note = Note::new(key, args);
+        let text = note.english();
+        self.pending_note = note;
+        text
+    }
+
+    pub(super) fn record_findings(&mut self, findings: Vec<Finding>) {
+        for finding in findings {
+            match finding {
+                Finding::Violation { property, explanation, note, causes } => {
+                    self.pending_note = note;
+                    self.emit(
+                        Actor::Checker,
+                        EventKind::Violation { property, explanation },
+                        String::new(),
+                        String::new(),
+                        causes,
+                    );
+                }
+                Finding::Warning { kind, explanation, note, causes } => {
+                    self.pending_note = note;
+                    self.emit(
+                        Actor::Checker,
+                        EventKind::Warning { kind, explanation },
+                        String::new(),
+                        String::new(),
+                        causes,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Records an overlap fact when a second worker starts believing it holds the lock.
+    pub(super) fn check_overlap(&mut self) {
+        let believers: Vec<u8> = self
+            .state
+            .workers
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.belief.is_some() && w.activity != Activity::Crashed)
+            .map(|(i, _)| worker_id(i))
+            .collect();
+        // A new fact each time the group of believers grows past one.
+        let now_overlapping = believers.len();
+        if now_overlapping >= 2 && now_overlapping > self.overlapping {
+            let names: Vec<&str> =
+                believers.iter().map(|&w| self.names[usize::from(w)].as_str()).collect();
+            let args = match names.as_slice() {
+                [a, b] => ("sim.overlap2", vec![("a", (*a).to_owned()), ("b", (*b).to_owned())]),
+                _ => ("sim.overlap_n", vec![("names", names.join(", "))]),
+            };
+            let text = self.say(args.0, args.1);
+            let causes: Vec<u32> = believers
+                .iter()
+                .filter_map(|&w| self.state.workers[usize::from(w)].lease.as_ref())
+                .map(|lease| lease.granted_by)
+                .collect();
+            self.emit(
+                Actor::Checker,
+                EventKind::Overlap { workers: believers },
+                String::new(),
+                text,
+                causes,
+            );
+        }
+        self.overlapping = now_overlapping;
+    }
+
+    pub(super) fn set_belief(&mut self, w: u8, belief: Option<Belief>) {
+        let now = self.state.now_ms;
+        let slot = &mut self.open_spans[usize::from(w)];
+        match (&belief, *slot) {
+            (Some(_), None) => *slot = Some(now),
+            (None, Some(since)) => {
+                *slot = None;
+                self.closed_spans.push((w, since, now));
+            }
+            _ => {}
+        }
+        self.state.workers[usize::from(w)].belief = belief;
+        self.check_overlap();
+    }
+}

@@ -1,0 +1,166 @@
+//! The services beside the table: the payment gateway with idempotency keys and the object
+//! store with conditional PUTs. They never see the lock.
+
+use super::World;
+use crate::sim::event::{Actor, EventKind};
+use crate::sim::scenario::KeyStrategy;
+use crate::sim::state::{Charge, StoredObject};
+
+impl<'s> World<'s> {
+    pub(super) fn step_charge(
+        &mut self,
+        w: u8,
+        strategy: KeyStrategy,
+        attempts: u32,
+        backoff_ms: u64,
+    ) {
+        if self.handle_lost_reply_timeout(w, attempts, backoff_ms) {
+            return;
+        }
+        let order = self.state.order.id;
+        let key = match strategy {
+            KeyStrategy::None => None,
+            KeyStrategy::PerAttempt => Some(format!("att-{}", self.prng.hex(6))),
+            KeyStrategy::PerOrder => Some(format!("order-{order}-pay")),
+        };
+        let mut command =
+            format!("POST /v1/charges order={order} amount={}", self.state.order.amount);
+        if let Some(key) = &key {
+            command.push_str(&format!(" Idempotency-Key: {key}"));
+        }
+        let replay = key.as_ref().filter(|k| {
+            self.scenario.gateway.honours_keys && self.state.idempotency_keys.contains(k)
+        });
+        if let Some(key) = replay.cloned() {
+            self.emit(
+                Actor::Gateway,
+                EventKind::ChargeReplayed { key },
+                command,
+                "200 (replayed, no new charge)".to_owned(),
+                Vec::new(),
+            );
+        } else {
+            let n = self.state.charges.len() + 1;
+            self.state.charges.push(Charge {
+                worker: w,
+                at_ms: self.state.now_ms,
+                key: key.clone(),
+            });
+            if let Some(key) = &key {
+                self.state.idempotency_keys.push(key.clone());
+            }
+            let event = self.emit(
+                Actor::Gateway,
+                EventKind::Charged { key },
+                command,
+                format!("200 charge ch_{n}"),
+                Vec::new(),
+            );
+            let findings = self.checker.on_charge(w, event, &self.names);
+            self.record_findings(findings);
+        }
+        if self.reply_lost(w) {
+            return self.after_lost_reply(w);
+        }
+        self.advance_after(w, 0, false);
+    }
+
+    pub(super) fn object_name(&self) -> String {
+        format!("orders/{}/receipt.pdf", self.state.order.id)
+    }
+
+    pub(super) fn step_put_object(&mut self, w: u8, if_match: bool) {
+        let ws = &self.state.workers[usize::from(w)];
+        let token = ws.lease.as_ref().and_then(|l| l.token);
+        // A conditional put replaces one shared object; otherwise each token writes its own
+        // artifact, which a fenced-off worker must clean up.
+        let name = if if_match {
+            self.object_name()
+        } else {
+            let tag = token.map_or(ws.name.clone(), |t| t.to_string());
+            format!("orders/{}/receipt-{tag}.pdf", self.state.order.id)
+        };
+        let body =
+            format!("receipt for order {} by {} token {:?}", self.state.order.id, ws.name, token);
+        let etag = crate::sim::script::sha1_hex(body.as_bytes())[..12].to_owned();
+        let seen = ws.etag_seen.clone();
+        let current = self.state.objects.iter().position(|o| o.name == name);
+        let current_etag = current.map(|i| self.state.objects[i].etag.clone());
+        let precondition = if if_match {
+            match &seen {
+                Some(tag) => format!(" If-Match: \"{tag}\""),
+                None => " If-None-Match: *".to_owned(),
+            }
+        } else {
+            String::new()
+        };
+        let command = format!("PUT /bucket/{name}{precondition}");
+        if if_match && current_etag != seen {
+            self.emit(
+                Actor::Storage,
+                EventKind::ObjectRejected { name },
+                command,
+                "412 Precondition Failed".to_owned(),
+                Vec::new(),
+            );
+            self.fenced_off(w);
+            return;
+        }
+        let object = StoredObject { name: name.clone(), etag: etag.clone(), written_by: w, token };
+        match current {
+            Some(i) => self.state.objects[i] = object,
+            None => self.state.objects.push(object),
+        }
+        let ws = &mut self.state.workers[usize::from(w)];
+        ws.etag_seen = Some(etag.clone());
+        if !ws.uploads.contains(&name) {
+            ws.uploads.push(name.clone());
+        }
+        let reply = format!("200 OK ETag \"{etag}\"");
+        self.emit(Actor::Storage, EventKind::ObjectPut { name, etag }, command, reply, Vec::new());
+        self.advance_after(w, 0, false);
+    }
+
+    pub(super) fn step_delete_objects(&mut self, w: u8) {
+        let uploads = std::mem::take(&mut self.state.workers[usize::from(w)].uploads);
+        for name in uploads {
+            // Only the copy this worker wrote is its artifact; a newer holder's stays.
+            let mine = self.state.objects.iter().position(|o| o.name == name && o.written_by == w);
+            let (reply, deleted) = match mine {
+                Some(i) => {
+                    self.state.objects.remove(i);
+                    ("204 No Content".to_owned(), true)
+                }
+                None => (self.say("sim.skip_object", Vec::new()), false),
+            };
+            let command = format!("DELETE /bucket/{name}");
+            if deleted {
+                self.emit(
+                    Actor::Storage,
+                    EventKind::ObjectDeleted { name },
+                    command,
+                    reply,
+                    Vec::new(),
+                );
+            } else {
+                self.emit(
+                    Actor::Worker(w),
+                    EventKind::ObjectDeleted { name },
+                    command,
+                    reply,
+                    Vec::new(),
+                );
+            }
+        }
+        self.advance_after(w, 0, false);
+    }
+
+    /// Parks the task in the dead-letter queue for analysis.
+    pub(super) fn step_send_to_dlq(&mut self, w: u8) {
+        let entry = format!("order {} from {}", self.state.order.id, self.names[usize::from(w)]);
+        self.state.dlq.push(entry.clone());
+        let command = format!("SEND dlq {}", crate::sim::redis::quote_cli(&entry));
+        self.emit(Actor::Dlq, EventKind::SentToDlq, command, "queued".to_owned(), Vec::new());
+        self.advance_after(w, 0, false);
+    }
+}

@@ -1,0 +1,217 @@
+//! The worker interpreter: which step runs next, retries, lost replies, giving up and the
+//! rejection handler. The steps themselves live with what they talk to.
+
+use super::{Pending, World};
+use crate::sim::check::secs;
+use crate::sim::event::{Actor, EventKind};
+use crate::sim::scenario::Step;
+use crate::sim::state::{Activity, Phase, Watchdog};
+
+impl<'s> World<'s> {
+    pub(super) fn steps(&self, w: u8) -> &'s [Step] {
+        let setup = &self.scenario.workers[usize::from(w)];
+        match self.state.workers[usize::from(w)].phase {
+            Phase::Main => &setup.program,
+            Phase::Rejected => &setup.on_rejected,
+        }
+    }
+
+    pub(super) fn worker_step(&mut self, w: u8) {
+        let now = self.state.now_ms;
+        match self.state.workers[usize::from(w)].activity {
+            Activity::Crashed | Activity::Done => return,
+            Activity::Paused { until_ms } | Activity::Hung { until_ms } => {
+                self.schedule_step(w, until_ms.max(now), false);
+                return;
+            }
+            Activity::Waiting | Activity::Blocked => {
+                self.state.workers[usize::from(w)].activity = Activity::Running
+            }
+            Activity::Running => {}
+        }
+        let pc = self.state.workers[usize::from(w)].pc;
+        let steps = self.steps(w);
+        let Some(step) = steps.get(pc) else {
+            self.finish(w, "sim.finished");
+            return;
+        };
+        // A request sent inside a delay window reaches the server late.
+        let talks =
+            !matches!(step, Step::Compute { .. } | Step::Sleep { .. } | Step::Watchdog { .. });
+        if talks
+            && self.runtime[usize::from(w)].delayed_until != Some(now)
+            && let Some(delay_ms) = self.network_delay(w)
+        {
+            let at_ms = now.saturating_add(delay_ms);
+            self.runtime[usize::from(w)].delayed_until = Some(at_ms);
+            self.schedule_step(w, at_ms, false);
+            return;
+        }
+        self.runtime[usize::from(w)].delayed_until = None;
+        match step {
+            Step::Acquire { how, ttl_ms, retry_every_ms, attempts } => {
+                self.step_acquire(w, *how, *ttl_ms, *retry_every_ms, *attempts);
+            }
+            Step::WaitReplicas { replicas, timeout_ms, on_short } => {
+                self.step_wait(w, *replicas, *timeout_ms, *on_short);
+            }
+            Step::Compute { ms } => self.advance_after(w, *ms, true),
+            Step::Sleep { ms } => self.advance_after(w, *ms, false),
+            Step::Read { compare } => self.step_read(w, *compare),
+            Step::Write { how, status, from, attempts, backoff_ms } => {
+                self.step_write(w, *how, status, from.as_deref(), *attempts, *backoff_ms);
+            }
+            Step::Charge { key, attempts, backoff_ms } => {
+                self.step_charge(w, *key, *attempts, *backoff_ms);
+            }
+            Step::PutObject { if_match } => self.step_put_object(w, *if_match),
+            Step::DeleteOwnObjects => self.step_delete_objects(w),
+            Step::Reread => self.step_reread(w),
+            Step::SendToDlq => self.step_send_to_dlq(w),
+            Step::Watchdog { interval_ms, how } => {
+                let ttl_ms =
+                    self.state.workers[usize::from(w)].lease.as_ref().map_or(30_000, |l| l.ttl_ms);
+                let interval_ms = interval_ms.unwrap_or(ttl_ms / 3).max(1);
+                self.state.workers[usize::from(w)].watchdog =
+                    Some(Watchdog { interval_ms, how: *how });
+                self.schedule_watchdog(w, now.saturating_add(interval_ms));
+                self.advance_after(w, 0, false);
+            }
+            Step::Release { how } => self.step_release(w, *how),
+            Step::Begin => self.step_begin(w),
+            Step::SelectForUpdate => self.step_select_for_update(w),
+            Step::Commit => self.step_commit(w),
+            Step::Rollback => self.step_rollback(w),
+        }
+    }
+
+    /// Moves to the next step after `after_ms`.
+    pub(super) fn advance_after(&mut self, w: u8, after_ms: u64, cpu: bool) {
+        let ws = &mut self.state.workers[usize::from(w)];
+        ws.pc += 1;
+        ws.attempt = 1;
+        self.runtime[usize::from(w)].pending_step = Pending::Fresh;
+        let at_ms = self.state.now_ms.saturating_add(after_ms);
+        self.schedule_step(w, at_ms, cpu);
+    }
+
+    /// Runs the same step again after `after_ms` (the next attempt).
+    pub(super) fn retry_after(&mut self, w: u8, after_ms: u64) {
+        self.state.workers[usize::from(w)].attempt += 1;
+        self.runtime[usize::from(w)].pending_step = Pending::Fresh;
+        let at_ms = self.state.now_ms.saturating_add(after_ms);
+        self.schedule_step(w, at_ms, false);
+    }
+
+    pub(super) fn finish(&mut self, w: u8, why: &'static str) {
+        self.end(w, EventKind::Finished, why);
+    }
+
+    /// Stops the worker for good, recording why (a note key) as its last event (`kind`).
+    pub(super) fn end(&mut self, w: u8, kind: EventKind, why: &'static str) {
+        self.cancel_step(w);
+        self.stop_watchdog(w);
+        if self.state.workers[usize::from(w)].in_txn {
+            self.end_txn(w);
+        }
+        self.state.workers[usize::from(w)].activity = Activity::Done;
+        let text = self.say(why, Vec::new());
+        self.emit(Actor::Worker(w), kind, String::new(), text, Vec::new());
+        self.set_belief(w, None);
+    }
+
+    /// After a fenced-off write (or failed check): run `on_rejected`, or stop.
+    pub(super) fn fenced_off(&mut self, w: u8) {
+        self.set_belief(w, None);
+        let has_handler = !self.scenario.workers[usize::from(w)].on_rejected.is_empty();
+        let ws = &mut self.state.workers[usize::from(w)];
+        if has_handler && ws.phase == Phase::Main {
+            ws.phase = Phase::Rejected;
+            ws.pc = 0;
+            ws.attempt = 1;
+            self.runtime[usize::from(w)].pending_step = Pending::Fresh;
+            let now = self.state.now_ms;
+            self.schedule_step(w, now, false);
+        } else {
+            self.finish(w, "sim.fenced_off");
+        }
+    }
+
+    /// Whether the reply to this step's current attempt is lost.
+    pub(super) fn reply_lost(&self, w: u8) -> bool {
+        let ws = &self.state.workers[usize::from(w)];
+        ws.phase == Phase::Main && self.lost_replies.contains(&(w, ws.pc, ws.attempt))
+    }
+
+    /// The worker times out waiting for a lost reply, then retries or gives up.
+    pub(super) fn after_lost_reply(&mut self, w: u8) {
+        let timeout_ms = self.scenario.workers[usize::from(w)].reply_timeout_ms;
+        self.runtime[usize::from(w)].pending_step = Pending::LostReply;
+        let at_ms = self.state.now_ms.saturating_add(timeout_ms);
+        self.schedule_step(w, at_ms, false);
+    }
+
+    /// Handles the re-entry after a lost reply's timeout; returns true if it did.
+    pub(super) fn handle_lost_reply_timeout(
+        &mut self,
+        w: u8,
+        attempts: u32,
+        backoff_ms: u64,
+    ) -> bool {
+        if self.runtime[usize::from(w)].pending_step != Pending::LostReply {
+            return false;
+        }
+        self.runtime[usize::from(w)].pending_step = Pending::Fresh;
+        let attempt = self.state.workers[usize::from(w)].attempt;
+        let retry = attempt < attempts;
+        let delay_ms = backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
+        let text = match (retry, delay_ms) {
+            (true, 0) => self.say("sim.lost_retry", Vec::new()),
+            (true, _) => self.say("sim.lost_retry_in", vec![("d", secs(delay_ms))]),
+            (false, _) => self.say("sim.lost_give_up", Vec::new()),
+        };
+        self.emit(Actor::Worker(w), EventKind::ReplyLost, String::new(), text, Vec::new());
+        if retry {
+            self.retry_after(w, delay_ms);
+        } else {
+            self.end(w, EventKind::GaveUp, "sim.gave_up_lost");
+        }
+        true
+    }
+
+    pub(super) fn unreachable(
+        &mut self,
+        w: u8,
+        node: Option<u8>,
+        retry_every_ms: u64,
+        attempts: u32,
+    ) {
+        let text = match node {
+            Some(n) => {
+                let name = self.state.nodes[usize::from(n)].name.clone();
+                self.say("sim.unreachable", vec![("node", name)])
+            }
+            None => self.say("sim.no_primary", Vec::new()),
+        };
+        self.emit(
+            Actor::Worker(w),
+            EventKind::Unreachable { node: node.unwrap_or(u8::MAX) },
+            String::new(),
+            text,
+            Vec::new(),
+        );
+        if self.state.workers[usize::from(w)].attempt < attempts {
+            self.retry_after(w, retry_every_ms);
+        } else {
+            self.end(w, EventKind::GaveUp, "sim.gave_up");
+        }
+    }
+
+    pub(super) fn denied_retry(&mut self, w: u8, retry_every_ms: u64, attempts: u32) {
+        if self.state.workers[usize::from(w)].attempt < attempts {
+            self.retry_after(w, retry_every_ms);
+        } else {
+            self.end(w, EventKind::GaveUp, "sim.gave_up_busy");
+        }
+    }
+}
