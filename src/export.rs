@@ -186,9 +186,9 @@ mod tests {
         let trace = sim::run(&catalogue::find("gc-pause-fenced").unwrap());
         let text = super::mermaid(&trace);
         assert!(text.starts_with("sequenceDiagram\n    participant W0 as A\n"));
-        assert!(
-            text.contains("W0->>N0: 0.000 s EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000")
-        );
+        assert!(text.contains(
+            "W0->>N0: 0.000 s EVAL <acquire> 2 lock:order:42 fence:order:42 A-e8ffc4441451 30000"
+        ));
         assert!(text.contains("W0->>DB: 40.000 s UPDATE orders"));
         assert!(text.contains("DB-->>W0: UPDATE 0"));
         let lines = text.lines().filter(|l| l.contains("->>") || l.contains("Note over")).count();

@@ -303,12 +303,13 @@ fn lock_span(from: u64, to: u64, holder: String, deadline: Option<i64>, offset_m
         .map(|d| d.saturating_add(1).saturating_sub(offset_ms))
         .and_then(|g| u64::try_from(g).ok())
         .filter(|&g| g < to);
+    let owner = crate::sim::state::lock_value_owner(&holder);
     let label = match deadline {
         Some(d) => format!(
-            "lock held by {holder}, deadline {} on this node's clock",
+            "lock held by {owner} (value {holder}), deadline {} on this node's clock",
             secs(u64::try_from(d).unwrap_or(0))
         ),
-        None => format!("lock held by {holder}, no TTL"),
+        None => format!("lock held by {owner} (value {holder}), no TTL"),
     };
     Span {
         from_ms: from,
@@ -358,7 +359,14 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(locks, [(0, 30_001, "A".to_owned()), (31_000, 32_000, "B".to_owned())]);
+        // Each lock is one acquisition's value, owned by the worker it names.
+        assert_eq!(
+            locks,
+            [
+                (0, 30_001, "A-e8ffc4441451".to_owned()),
+                (31_000, 32_000, "B-55613ff287e7".to_owned())
+            ]
+        );
         // Every worker request has an arrow to the service it went to.
         assert!(
             layout

@@ -18,7 +18,7 @@ fn seeking_by_time_applies_every_event_up_to_it() {
     let node = &state.nodes[0];
     assert_eq!(
         node.keyspace.peek("lock:order:42", node.clock_ms(31_500)).map(|e| e.value.as_str()),
-        Some("B")
+        Some("B-55613ff287e7")
     );
     assert_eq!(p.time_ms, 31_500);
     // Seeking past the end clamps to the last event.

@@ -138,6 +138,8 @@ pub enum Phase {
 pub struct Lease {
     /// Global order of grants (1, 2, ...): the truth the checker compares tokens with.
     pub seq: u32,
+    /// The lock's value for this acquisition (see [`lock_value`]): what release and renew
+    /// compare, so that no other acquisition, even the same worker's, can touch it.
     pub value: String,
     pub token: Option<i64>,
     pub ttl_ms: u64,
@@ -156,4 +158,26 @@ pub struct Watchdog {
 pub struct WriteGuard {
     pub guard: Guard,
     pub status_check: StatusCheck,
+}
+
+/// The lock value of one acquisition: the worker's name (for people) and 12 hex digits
+/// drawn from the seed (for Redis), as `A-3f9c21d07b44`. Real clients use a UUID; the name
+/// is kept in front so a learner can tell who holds the lock.
+pub fn lock_value(worker: &str, hex12: &str) -> String {
+    let mut value = String::with_capacity(worker.len() + 1 + hex12.len());
+    value.push_str(worker);
+    value.push('-');
+    value.push_str(hex12);
+    value
+}
+
+/// The worker a lock value was made for (the text before `-` and 12 hex digits); any other
+/// text (a value typed into a console, say) is its own owner.
+pub fn lock_value_owner(value: &str) -> &str {
+    let bytes = value.as_bytes();
+    let n = bytes.len();
+    let suffix_ok = n > 13
+        && bytes[n - 13] == b'-'
+        && bytes[n - 12..].iter().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b));
+    if suffix_ok { &value[..n - 13] } else { value }
 }

@@ -12,13 +12,13 @@ fn gc_pause_fenced_rejects_the_stale_write() {
     let trace = check(
         &builtin("gc-pause-fenced"),
         expect![[r#"
-            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000 -> [1, 33]
+            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A-e8ffc4441451 30000 -> [1, 33]
             #1       1.000 s  A        paused          stop-the-world pause for 39.000 s (until 40.000 s)
             #2      30.001 s  redis    expired         lock:order:42 expired: its deadline passed on redis's clock  (after #0)
-            #3      31.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B 30000 -> [1, 34]
+            #3      31.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B-55613ff287e7 30000 -> [1, 34]
             #4      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)
             #5      32.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'B' WHERE id = 42 AND last_fence < 34 -> UPDATE 1  (after #3)
-            #6      32.000 s  B        released        EVAL <release> 1 lock:order:42 B -> 1
+            #6      32.000 s  B        released        EVAL <release> 1 lock:order:42 B-55613ff287e7 -> 1
             #7      32.000 s  B        finished        program finished
             #8      40.000 s  A        resumed         running again
             #9      40.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'A' WHERE id = 42 AND last_fence < 33 -> UPDATE 0  # write by A with token 33 rejected: last_fence is 34, written by B at 32.000 s  (after #0, #5)
@@ -26,10 +26,10 @@ fn gc_pause_fenced_rejects_the_stale_write() {
         "#]],
     );
     // At 31.5 s the lock belongs to B and the counter reads 34.
-    assert_eq!(key_at(&trace, 0, "lock:order:42", 31_500).as_deref(), Some("B"));
+    assert_eq!(key_at(&trace, 0, "lock:order:42", 31_500).as_deref(), Some("B-55613ff287e7"));
     assert_eq!(key_at(&trace, 0, "fence:order:42", 31_500).as_deref(), Some("34"));
     // Before 30 s it is still A's; just after the deadline it is nobody's.
-    assert_eq!(key_at(&trace, 0, "lock:order:42", 30_000).as_deref(), Some("A"));
+    assert_eq!(key_at(&trace, 0, "lock:order:42", 30_000).as_deref(), Some("A-e8ffc4441451"));
     assert_eq!(key_at(&trace, 0, "lock:order:42", 30_001), None);
     let summary = trace.summary();
     let writes: Vec<(String, Option<i64>, u64, u32)> =
@@ -45,18 +45,18 @@ fn gc_pause_unfenced_accepts_both_writes_and_the_checker_says_so() {
     let trace = check(
         &builtin("gc-pause-unfenced"),
         expect![[r#"
-            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000 -> [1, 33]
+            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A-e8ffc4441451 30000 -> [1, 33]
             #1       1.000 s  A        paused          stop-the-world pause for 39.000 s (until 40.000 s)
             #2      30.001 s  redis    expired         lock:order:42 expired: its deadline passed on redis's clock  (after #0)
-            #3      31.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B 30000 -> [1, 34]
+            #3      31.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B-55613ff287e7 30000 -> [1, 34]
             #4      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)
             #5      32.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'B' WHERE id = 42 -> UPDATE 1  (after #3)
-            #6      32.000 s  B        released        EVAL <release> 1 lock:order:42 B -> 1
+            #6      32.000 s  B        released        EVAL <release> 1 lock:order:42 B-55613ff287e7 -> 1
             #7      32.000 s  B        finished        program finished
             #8      40.000 s  A        resumed         running again
             #9      40.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'A' WHERE id = 42 -> UPDATE 1  (after #0)
             #10     40.000 s  checker  violation       VIOLATION no-stale-accept: write by A with token 33 accepted after a write with token 34 had been accepted  (after #5, #9)
-            #11     40.000 s  A        released        EVAL <release> 1 lock:order:42 A -> 0
+            #11     40.000 s  A        released        EVAL <release> 1 lock:order:42 A-e8ffc4441451 -> 0
             #12     40.000 s  A        finished        program finished
         "#]],
     );
@@ -76,16 +76,16 @@ fn order_101_stale_worker_rolls_back_cleans_up_and_dead_letters() {
     let trace = check(
         &builtin("stale-token-handling"),
         expect![[r##"
-            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:101 fence:order:101 A 30000 -> [1, 33]
+            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:101 fence:order:101 A-e8ffc4441451 30000 -> [1, 33]
             #1       0.000 s  A        began           BEGIN -> BEGIN
             #2       0.000 s  storage  object-put      PUT /bucket/orders/101/receipt-33.pdf -> 200 OK ETag "4252c1233cfc"
             #3       1.000 s  A        paused          stop-the-world pause for 35.000 s (until 36.000 s)
             #4      30.001 s  redis    expired         lock:order:101 expired: its deadline passed on redis's clock  (after #0)
-            #5      31.000 s  B        granted         EVAL <acquire> 2 lock:order:101 fence:order:101 B 30000 -> [1, 34]
+            #5      31.000 s  B        granted         EVAL <acquire> 2 lock:order:101 fence:order:101 B-55613ff287e7 30000 -> [1, 34]
             #6      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #5)
             #7      31.000 s  storage  object-put      PUT /bucket/orders/101/receipt-34.pdf -> 200 OK ETag "a8cbbe94bfad"
             #8      32.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'B' WHERE id = 101 AND last_fence < 34 -> UPDATE 1  (after #5)
-            #9      32.000 s  B        released        EVAL <release> 1 lock:order:101 B -> 1
+            #9      32.000 s  B        released        EVAL <release> 1 lock:order:101 B-55613ff287e7 -> 1
             #10     32.000 s  B        finished        program finished
             #11     36.000 s  A        resumed         running again
             #12     36.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'A' WHERE id = 101 AND last_fence < 33 -> UPDATE 0  # write by A with token 33 rejected: last_fence is 34, written by B at 32.000 s  (after #0, #8)
@@ -112,14 +112,14 @@ fn failover_hands_out_token_50_twice_and_strict_lt_accepts_only_the_first() {
     let trace = check(
         &builtin("failover-duplicate-token"),
         expect![[r#"
-            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000 -> [1, 50]
+            #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A-e8ffc4441451 30000 -> [1, 50]
             #1       0.100 s  redis-1  node-crashed    power lost
             #2       1.100 s  redis-2  promoted        REPLICAOF NO ONE -> promoted after redis-2 lost its primary; now expires keys on its own clock
-            #3       2.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B 30000 -> [1, 50]
+            #3       2.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B-55613ff287e7 30000 -> [1, 50]
             #4       2.000 s  checker  violation       VIOLATION token-unique: token 50 was issued twice: to A at 0.000 s and again to B at 2.000 s  (after #0, #3)
             #5       2.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)
             #6       5.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 50, updated_by = 'A' WHERE id = 42 AND last_fence < 50 -> UPDATE 1  (after #0)
-            #7       5.000 s  A        released        EVAL <release> 1 lock:order:42 A -> 0
+            #7       5.000 s  A        released        EVAL <release> 1 lock:order:42 A-e8ffc4441451 -> 0
             #8       5.000 s  A        finished        program finished
             #9       7.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 50, updated_by = 'B' WHERE id = 42 AND last_fence < 50 -> UPDATE 0  # write by B with token 50 rejected: last_fence is 50, written by A at 5.000 s  (after #3, #6)
             #10      7.000 s  B        finished        stopped: fenced off
@@ -152,17 +152,17 @@ fn non_atomic_acquire_lets_the_stale_holder_draw_the_higher_token() {
     let trace = check(
         &builtin("non-atomic-acquire"),
         expect![[r#"
-            #0       0.000 s  A        lock-set        SET lock:order:42 A NX PX 30000 -> OK
+            #0       0.000 s  A        lock-set        SET lock:order:42 A-e8ffc4441451 NX PX 30000 -> OK
             #1       0.001 s  A        paused          stop-the-world pause for 39.999 s (until 40.000 s)
             #2      30.001 s  redis    expired         lock:order:42 expired: its deadline passed on redis's clock  (after #0)
-            #3      31.000 s  B        lock-set        SET lock:order:42 B NX PX 30000 -> OK
+            #3      31.000 s  B        lock-set        SET lock:order:42 B-55613ff287e7 NX PX 30000 -> OK
             #4      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)
             #5      31.001 s  B        token-drawn     INCR fence:order:42 -> 33
             #6      40.000 s  A        resumed         running again
             #7      40.000 s  A        token-drawn     INCR fence:order:42 -> 34
             #8      40.000 s  checker  violation       VIOLATION token-order: A was granted the lock at 0.000 s before B at 31.000 s, but holds the higher token (34 > 33)  (after #0, #3)
             #9      41.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'A' WHERE id = 42 AND last_fence < 34 -> UPDATE 1  (after #0)
-            #10     41.000 s  A        released        EVAL <release> 1 lock:order:42 A -> 0
+            #10     41.000 s  A        released        EVAL <release> 1 lock:order:42 A-e8ffc4441451 -> 0
             #11     41.000 s  A        finished        program finished
             #12     41.001 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'B' WHERE id = 42 AND last_fence < 33 -> UPDATE 0  # write by B with token 33 rejected: last_fence is 34, written by A at 41.000 s  (after #3, #9)
             #13     41.001 s  B        finished        stopped: fenced off
@@ -248,4 +248,56 @@ fn a_replica_hides_an_expired_lock_but_keeps_it_until_the_primary_deletes_it() {
     // The primary's synthesised DEL arrives after the lag and removes it.
     let later = at(7_000);
     assert!(later.keyspace.raw("lock:order:42").is_none(), "{}", sim::render::render(&trace));
+}
+
+#[test]
+fn every_acquisition_carries_its_own_lock_value_and_release_sends_it_back() {
+    // Values are for Redis, names for people: each acquire step draws a value that names
+    // its worker, no two acquisitions share one, and a release or renewal sends the value of
+    // the acquisition it belongs to (never the bare worker name).
+    for scenario in fencing_playground::catalogue::all() {
+        let trace = sim::run_events_only(&scenario);
+        let mut seen: Vec<String> = Vec::new();
+        for event in trace.events() {
+            let words: Vec<&str> = event.command.split_whitespace().collect();
+            let value = match (&event.kind, words.as_slice()) {
+                (
+                    EventKind::Granted { .. }
+                    | EventKind::LockSet
+                    | EventKind::Denied
+                    | EventKind::NodeLocked { .. },
+                    ["SET", _, value, ..],
+                )
+                | (
+                    EventKind::Granted { .. } | EventKind::Denied | EventKind::AcquireFailed,
+                    ["EVAL", "<acquire>", _, _, _, value, ..],
+                ) => value.to_string(),
+                (
+                    EventKind::Released { .. } | EventKind::Renewed { .. },
+                    ["EVAL", _, _, _, value, ..],
+                ) => {
+                    assert!(
+                        seen.iter().any(|v| v == value),
+                        "{}: #{} sends {value}, which no acquire of this run sent",
+                        scenario.id,
+                        event.id
+                    );
+                    continue;
+                }
+                _ => continue,
+            };
+            let owner = fencing_playground::sim::state::lock_value_owner(&value);
+            assert_eq!(trace.actor_name(event.actor), owner, "{}: #{}", scenario.id, event.id);
+            assert_ne!(owner, value, "{}: #{} sends a bare name", scenario.id, event.id);
+            if !seen.contains(&value) {
+                seen.push(value);
+            }
+        }
+        let grants = trace
+            .events()
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Granted { .. } | EventKind::LockSet))
+            .count();
+        assert!(seen.len() >= grants.min(1), "{}: no value seen", scenario.id);
+    }
 }

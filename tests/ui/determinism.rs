@@ -4,7 +4,7 @@ use fencing_playground::{catalogue, export, sim};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// The same literals as `tests/sim/determinism.rs`; both must change together.
-const GOLDEN_GC_PAUSE_FENCED: &str = "56967cfba66a1be2";
+const GOLDEN_GC_PAUSE_FENCED: &str = "f52bc6a7a187e968";
 const GOLDEN_ALL_EXPORTS: &str = "8a2979b00672facd";
 
 #[wasm_bindgen_test]

@@ -6,7 +6,7 @@ use crate::sim::event::{Actor, EventKind};
 use crate::sim::redis::{Command, Reply, command_text};
 use crate::sim::scenario::{AcquireHow, OnShort, Scenario, Step, TokenSource};
 use crate::sim::script::{self, Script};
-use crate::sim::state::{Belief, Lease};
+use crate::sim::state::{Belief, Lease, lock_value};
 use crate::sim::token::token_text;
 
 /// The time between two requests of one multi-request step (a round trip).
@@ -41,7 +41,7 @@ impl<'s> World<'s> {
         }
         let lease = Lease {
             seq,
-            value: self.names[usize::from(w)].clone(),
+            value: self.runtime[usize::from(w)].lock_value.clone(),
             token,
             ttl_ms,
             granted_by: event,
@@ -58,6 +58,12 @@ impl<'s> World<'s> {
             self.runtime[usize::from(w)].unknown_lease = Some(seq);
         }
         seq
+    }
+
+    /// Draws the value this acquisition's lock commands carry (see [`lock_value`]).
+    fn new_lock_value(&mut self, w: u8) {
+        let hex = self.values.hex(6);
+        self.runtime[usize::from(w)].lock_value = lock_value(self.name(w), &hex);
     }
 
     /// Tells the checker a token was drawn from the source; returns the previous high-water
@@ -90,6 +96,10 @@ impl<'s> World<'s> {
         if self.handle_lost_reply_timeout(w, attempts, 0) {
             return;
         }
+        let rt = &self.runtime[usize::from(w)];
+        if self.state.workers[usize::from(w)].attempt == 1 && rt.pending_step == Pending::Fresh {
+            self.new_lock_value(w);
+        }
         if how == AcquireHow::Redlock {
             self.step_redlock(w, ttl_ms, retry_every_ms, attempts);
             return;
@@ -121,14 +131,15 @@ impl<'s> World<'s> {
     fn acquire_script(&mut self, w: u8, attempt: &Attempt) {
         let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
         let scenario: &'s Scenario = self.scenario;
-        let name = self.name(w);
+        let value = self.runtime[usize::from(w)].lock_value.clone();
+        let value = value.as_str();
         let lock_key = scenario.redis.lock_key.as_str();
         let fence_key = scenario.redis.fence_key.as_str();
         let mut ttl_digits = [0u8; 20];
         let ttl_text = decimal(ttl_ms, &mut ttl_digits);
         let lost = self.reply_lost(w);
         let reply =
-            self.redis_script(n, Script::Acquire, &[lock_key, fence_key], &[name, ttl_text]);
+            self.redis_script(n, Script::Acquire, &[lock_key, fence_key], &[value, ttl_text]);
         let command = self.text(|| {
             command_text(&[
                 "EVAL",
@@ -136,7 +147,7 @@ impl<'s> World<'s> {
                 "2",
                 lock_key,
                 fence_key,
-                name,
+                value,
                 ttl_text,
             ])
         });
@@ -165,7 +176,7 @@ impl<'s> World<'s> {
                 let lock_set = node
                     .keyspace
                     .peek(lock_key, node.clock_ms(self.state.now_ms))
-                    .is_some_and(|e| e.value == name);
+                    .is_some_and(|e| e.value == value);
                 self.emit(
                     Actor::Worker(w),
                     EventKind::AcquireFailed,
@@ -206,14 +217,15 @@ impl<'s> World<'s> {
     ) {
         let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
         let scenario: &'s Scenario = self.scenario;
-        let name = self.name(w);
+        let value = self.runtime[usize::from(w)].lock_value.clone();
+        let value = value.as_str();
         let lock_key = scenario.redis.lock_key.as_str();
         let mut ttl_digits = [0u8; 20];
         let ttl_text = decimal(ttl_ms, &mut ttl_digits);
         let now_node = self.state.nodes[usize::from(n)].clock_ms(self.state.now_ms);
         let deadline = now_node.saturating_add(i64::try_from(ttl_ms).unwrap_or(i64::MAX));
-        let reply = self.redis_exec(n, &script::set_nx_px(lock_key, name, deadline));
-        let command = self.text(|| command_text(&["SET", lock_key, name, "NX", "PX", ttl_text]));
+        let reply = self.redis_exec(n, &script::set_nx_px(lock_key, value, deadline));
+        let command = self.text(|| command_text(&["SET", lock_key, value, "NX", "PX", ttl_text]));
         let draws_later = how == AcquireHow::SetThenIncr
             || (how == AcquireHow::Script && self.scenario.tokens != TokenSource::None);
         if reply != Reply::Ok {
@@ -366,10 +378,10 @@ impl<'s> World<'s> {
                 Vec::new(),
             );
             // Redlock unlocks every node it locked before trying again.
-            let name = self.names[usize::from(w)].clone();
+            let value = self.runtime[usize::from(w)].lock_value.clone();
             let lock = [self.scenario.redis.lock_key.clone()];
             for n in ok_nodes {
-                self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&name));
+                self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&value));
             }
             self.denied_retry(w, retry_every_ms, attempts);
         }
@@ -379,14 +391,15 @@ impl<'s> World<'s> {
     fn redlock_node(&mut self, w: u8, n: u8, ttl_ms: u64) -> bool {
         let now = self.state.now_ms;
         let scenario: &'s Scenario = self.scenario;
-        let name = self.name(w);
+        let value = self.runtime[usize::from(w)].lock_value.clone();
+        let value = value.as_str();
         let lock_key = scenario.redis.lock_key.as_str();
         let ttl_text = ttl_ms.to_string();
         let node_name = self.state.nodes[usize::from(n)].name.clone();
         let command = self.text(|| {
             format!(
                 "{} @{node_name}",
-                command_text(&["SET", lock_key, name, "NX", "PX", &ttl_text])
+                command_text(&["SET", lock_key, value, "NX", "PX", &ttl_text])
             )
         });
         if !self.state.nodes[usize::from(n)].up || self.partitioned(w, n) {
@@ -402,7 +415,7 @@ impl<'s> World<'s> {
         }
         let now_node = self.state.nodes[usize::from(n)].clock_ms(now);
         let deadline = now_node.saturating_add(i64::try_from(ttl_ms).unwrap_or(i64::MAX));
-        let reply = self.redis_exec(n, &script::set_nx_px(lock_key, name, deadline));
+        let reply = self.redis_exec(n, &script::set_nx_px(lock_key, value, deadline));
         let ok = reply == Reply::Ok;
         self.emit(
             Actor::Worker(w),

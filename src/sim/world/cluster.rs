@@ -377,7 +377,7 @@ impl<'s> World<'s> {
         })
     }
 
-    /// The value in the lock key on node `n` now (the holder's name).
+    /// The value in the lock key on node `n` now (the holding acquisition's value).
     pub(super) fn lock_holder(&self, n: u8) -> Option<&str> {
         let node = &self.state.nodes[usize::from(n)];
         node.keyspace

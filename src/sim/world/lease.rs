@@ -6,7 +6,7 @@ use crate::sim::event::{Actor, EventKind};
 use crate::sim::redis::{Command, Reply, command_text};
 use crate::sim::scenario::{ReleaseHow, RenewHow, Scenario, Topology};
 use crate::sim::script::Script;
-use crate::sim::state::Activity;
+use crate::sim::state::{Activity, lock_value_owner};
 
 impl<'s> World<'s> {
     pub(super) fn step_release(&mut self, w: u8, how: ReleaseHow) {
@@ -24,17 +24,19 @@ impl<'s> World<'s> {
         };
         let scenario: &'s Scenario = self.scenario;
         let name = self.name(w);
+        let value = self.runtime[usize::from(w)].lock_value.clone();
+        let value = value.as_str();
         let lock_key = scenario.redis.lock_key.as_str();
-        // Only a foreign holder matters (the checker's owner-only finding).
+        // Only another acquisition's lock matters (the checker's owner-only finding).
         let foreign_holder =
-            self.lock_holder(n).filter(|holder| *holder != name).map(str::to_owned);
+            self.lock_holder(n).filter(|holder| *holder != value).map(str::to_owned);
         let (reply, command, what) = match how {
             ReleaseHow::Script => {
-                let reply = self.redis_script(n, Script::Release, &[lock_key], &[name]);
+                let reply = self.redis_script(n, Script::Release, &[lock_key], &[value]);
                 (
                     reply,
                     self.text(|| {
-                        command_text(&["EVAL", Script::Release.label(), "1", lock_key, name])
+                        command_text(&["EVAL", Script::Release.label(), "1", lock_key, value])
                     }),
                     "check-and-delete",
                 )
@@ -52,8 +54,9 @@ impl<'s> World<'s> {
             self.text(|| reply.to_inline()),
             Vec::new(),
         );
-        if let (true, Some(owner)) = (deleted, foreign_holder) {
-            let findings = self.checker.on_foreign_touch(name, &owner, what, event);
+        if let (true, Some(holder)) = (deleted, foreign_holder) {
+            let owner = holder_name(name, &holder);
+            let findings = self.checker.on_foreign_touch(name, owner, what, event);
             self.record_findings(findings);
         }
         self.set_belief(w, None);
@@ -63,7 +66,7 @@ impl<'s> World<'s> {
     /// Redlock's release: the check-and-delete script on every reachable node. The requests
     /// are independent; the model shows them as one event.
     pub(super) fn release_everywhere(&mut self, w: u8) {
-        let name = self.names[usize::from(w)].clone();
+        let name = self.runtime[usize::from(w)].lock_value.clone();
         let lock = [self.scenario.redis.lock_key.clone()];
         let mut deleted = 0;
         let mut reached = 0;
@@ -115,12 +118,13 @@ impl<'s> World<'s> {
             }
         };
         let name = ws.name.clone();
+        let value = self.runtime[usize::from(w)].lock_value.clone();
         let lock_key = self.scenario.redis.lock_key.clone();
         let ttl_text = ttl_ms.to_string();
         let holder = self.lock_holder(n).map(str::to_owned);
         let (reply, command, what) = match watchdog.how {
             RenewHow::Script => {
-                let args = [name.clone(), ttl_text.clone()];
+                let args = [value.clone(), ttl_text.clone()];
                 let reply =
                     self.redis_script(n, Script::Renew, std::slice::from_ref(&lock_key), &args);
                 (
@@ -131,7 +135,7 @@ impl<'s> World<'s> {
                             Script::Renew.label(),
                             "1",
                             &lock_key,
-                            &name,
+                            &value,
                             &ttl_text,
                         ])
                     }),
@@ -157,8 +161,9 @@ impl<'s> World<'s> {
             self.text(|| reply.to_inline()),
             Vec::new(),
         );
-        if let (true, Some(owner)) = (ok, holder.filter(|h| *h != name)) {
-            let findings = self.checker.on_foreign_touch(&name, &owner, what, event);
+        if let (true, Some(holder)) = (ok, holder.filter(|h| *h != value)) {
+            let owner = holder_name(&name, &holder);
+            let findings = self.checker.on_foreign_touch(&name, owner, what, event);
             self.record_findings(findings);
         }
         if ok {
@@ -175,5 +180,14 @@ impl<'s> World<'s> {
             // Renewal failure is only logged (as Redisson does); the main thread is not told.
             self.stop_watchdog(w);
         }
+    }
+}
+
+/// Who holds the lock, for the owner-only finding: the owner's name, or the whole value
+/// when it is the actor's own other acquisition (its name alone would read as no harm).
+fn holder_name<'v>(actor: &str, holder: &'v str) -> &'v str {
+    match lock_value_owner(holder) {
+        owner if owner == actor => holder,
+        owner => owner,
     }
 }

@@ -127,6 +127,9 @@ struct Runtime {
     delayed_until: Option<u64>,
     /// The primary's replication offset after this worker's last write.
     write_offset: u64,
+    /// The value this worker's client sends with its lock commands: drawn when an acquire
+    /// step starts, kept across its retries (as redis-py's `Lock` keeps its token).
+    lock_value: String,
     /// The hang's start time, for the hung-watchdog warning.
     hung_since_ms: Option<u64>,
     /// Lease granted on the server while its reply was lost (the worker does not know).
@@ -140,6 +143,8 @@ struct World<'s> {
     agenda: BinaryHeap<Reverse<Due>>,
     next_seq: u64,
     prng: Prng,
+    /// Lock values come from a stream of their own, so drawing them shifts no other draw.
+    values: Prng,
     runtime: Vec<Runtime>,
     batches: Vec<Batch>,
     persisted: Vec<Persisted>,
@@ -208,6 +213,7 @@ impl<'s> World<'s> {
             agenda: BinaryHeap::new(),
             next_seq: 0,
             prng: Prng::new(scenario.seed),
+            values: Prng::new(scenario.seed ^ LOCK_VALUE_STREAM),
             batches: Vec::new(),
             persisted,
             lease_seq: 0,
@@ -376,6 +382,9 @@ impl<'s> World<'s> {
         }
     }
 }
+
+/// Mixed into the seed for the lock-value stream ("LOCKVALU" in ASCII).
+const LOCK_VALUE_STREAM: u64 = 0x4c4f_434b_5641_4c55;
 
 fn worker_id(index: usize) -> u8 {
     u8::try_from(index).unwrap_or(u8::MAX)

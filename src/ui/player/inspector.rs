@@ -152,13 +152,15 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
             Some(b) => m.tf("belief.stale", &[("t", &secs(b.until_ms))]),
             None => m.t("belief.none"),
         };
+        // Values name one acquisition: the worker's own older lock is not the one it holds.
+        let own_value = w.lease.as_ref().map(|lease| lease.value.as_str());
         let truth = match (&truth_holder, state.primary) {
-            (Some(h), _) if *h == w.name => m.t("truth.self"),
+            (Some(h), _) if Some(h.as_str()) == own_value => m.t("truth.self"),
             (Some(h), _) => m.tf("truth.other", &[("name", h)]),
             (None, Some(_)) => m.t("truth.nobody"),
             (None, None) => m.t("truth.nodes"),
         };
-        let gap = w.belief.is_some() && truth_holder.as_deref().is_some_and(|h| h != w.name);
+        let gap = w.belief.is_some() && truth_holder.as_deref().is_some_and(|h| Some(h) != own_value);
         html! {
             <tr data-testid="worker" data-name={w.name.clone()} class={classes!(gap.then_some("gap"))}>
                 <td><strong>{ &w.name }</strong></td><td>{ activity }</td><td>{ token }</td><td>{ belief }</td><td>{ truth }</td>

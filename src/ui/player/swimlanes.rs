@@ -43,8 +43,10 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     };
     let height = TOP + layout.lanes.len() as f64 * lane_h + 8.0;
     let holders: Vec<String> = trace.scenario().workers.iter().map(|w| w.name.clone()).collect();
-    let holder_class =
-        |name: &str| format!("holder-{}", holders.iter().position(|h| h == name).unwrap_or(0) % 6);
+    let holder_class = |value: &str| {
+        let name = crate::sim::state::lock_value_owner(value);
+        format!("holder-{}", holders.iter().position(|h| h == name).unwrap_or(0) % 6)
+    };
 
     let axis = {
         let step = nice_step(layout.end_ms);
