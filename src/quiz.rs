@@ -5,10 +5,10 @@
 //! every answer's facts against a fresh trace. Pure: no web crate, no clock.
 
 use crate::catalogue::load::LoadError;
-use crate::catalogue::{self, narration};
+use crate::catalogue::{self, facts, narration};
 use crate::json::{Node, Value};
-use crate::sim::scenario::Anchor;
-use crate::sim::{self, Trace};
+use crate::sim;
+pub use crate::sim::scenario::{Anchor, Fact};
 
 /// The quiz bank compiled into the app.
 pub const BANK_JSON: &str = include_str!("../static/quiz.json");
@@ -38,46 +38,6 @@ pub struct Question {
 pub struct Show {
     pub scenario: String,
     pub at: Anchor,
-}
-
-/// One checkable claim about a scenario's trace.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub enum Fact {
-    /// The `nth` write by `worker` matched `rows` rows (and carried `token`, if given).
-    Write {
-        worker: String,
-        nth: usize,
-        rows: u32,
-        token: Option<i64>,
-    },
-    /// The `nth` grant to `worker` carried `token`.
-    Grant {
-        worker: String,
-        nth: usize,
-        token: Option<i64>,
-    },
-    /// This safety property was violated at least once.
-    Violation {
-        property: String,
-    },
-    /// No safety property was violated.
-    NoViolations,
-    Warning {
-        kind: String,
-    },
-    /// Real charges at the gateway.
-    Charges {
-        count: u32,
-    },
-    /// Whether two workers ever believed they held the lock at once.
-    Overlap {
-        present: bool,
-    },
-    /// An event matching the anchor exists (and has this reply, if given).
-    Event {
-        at: Anchor,
-        reply: Option<String>,
-    },
 }
 
 /// Parses a quiz bank, refusing unknown formats and inconsistent questions.
@@ -144,7 +104,7 @@ fn read_question(node: &Node, path: &str) -> Result<Question, LoadError> {
     let facts = facts
         .iter()
         .enumerate()
-        .map(|(i, f)| read_fact(f, &format!("{facts_path}[{i}]")))
+        .map(|(i, f)| crate::catalogue::codec::read_fact(f, &format!("{facts_path}[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Question {
         id: text("id")?,
@@ -156,49 +116,6 @@ fn read_question(node: &Node, path: &str) -> Result<Question, LoadError> {
         explanation: text("explanation")?,
         show,
         facts,
-    })
-}
-
-fn read_fact(node: &Node, path: &str) -> Result<Fact, LoadError> {
-    let m = members_of(node, path)?;
-    let get = |key: &str| field(m, node, path, key);
-    let opt = |key: &str| {
-        m.iter()
-            .find(|(k, v)| k == key && v.value != Value::Null)
-            .map(|(k, v)| (v, format!("{path}.{k}")))
-    };
-    let text = |key: &str| get(key).and_then(|(n, p)| string(n, &p));
-    let count = |key: &str| get(key).and_then(|(n, p)| num(n, &p));
-    let nth = opt("nth")
-        .map(|(n, p)| num(n, &p))
-        .transpose()?
-        .map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX));
-    let token = opt("token").map(|(n, p)| signed(n, &p)).transpose()?;
-    let kind = text("fact")?;
-    Ok(match kind.as_str() {
-        "write" => Fact::Write {
-            worker: text("worker")?,
-            nth,
-            rows: u32::try_from(count("rows")?).unwrap_or(u32::MAX),
-            token,
-        },
-        "grant" => Fact::Grant { worker: text("worker")?, nth, token },
-        "violation" => Fact::Violation { property: text("property")? },
-        "no-violations" => Fact::NoViolations,
-        "warning" => Fact::Warning { kind: text("kind")? },
-        "charges" => Fact::Charges { count: u32::try_from(count("count")?).unwrap_or(u32::MAX) },
-        "overlap" => {
-            let (n, p) = get("present")?;
-            match n.value {
-                Value::Bool(present) => Fact::Overlap { present },
-                _ => return Err(bad(n, &p, "expected true or false")),
-            }
-        }
-        "event" => Fact::Event {
-            at: get("at").and_then(|(n, p)| crate::catalogue::codec::read_anchor(n, &p))?,
-            reply: opt("reply").map(|(n, p)| string(n, &p)).transpose()?,
-        },
-        other => return Err(bad(node, path, &format!("unknown fact `{other}`"))),
     })
 }
 
@@ -245,13 +162,6 @@ fn num(node: &Node, path: &str) -> Result<u64, LoadError> {
     }
 }
 
-fn signed(node: &Node, path: &str) -> Result<i64, LoadError> {
-    match &node.value {
-        Value::Number(text) => text.parse().map_err(|_| bad(node, path, "expected a whole number")),
-        _ => Err(bad(node, path, "expected a whole number")),
-    }
-}
-
 /// How many questions the built-in bank holds, for the home page's link: the main page
 /// shows the number without carrying the bank (it lives in the lab's bundle). A native
 /// test keeps it equal to `bank().len()`.
@@ -271,54 +181,7 @@ pub fn verify(question: &Question) -> Result<(), String> {
         return Err(format!("its \"show me\" moment {:?} is not in the trace", question.show.at));
     }
     for fact in &question.facts {
-        check_fact(&trace, fact).map_err(|why| format!("{fact:?}: {why}"))?;
+        facts::check(&trace, fact).map_err(|why| format!("{fact:?}: {why}"))?;
     }
     Ok(())
-}
-
-fn check_fact(trace: &Trace, fact: &Fact) -> Result<(), String> {
-    let summary = trace.summary();
-    let expect = |ok: bool, seen: String| if ok { Ok(()) } else { Err(seen) };
-    match fact {
-        Fact::Write { worker, nth, rows, token } => {
-            let write =
-                summary.writes.iter().filter(|w| &w.worker == worker).nth(nth.saturating_sub(1));
-            let write = write.ok_or_else(|| format!("{worker} made fewer than {nth} writes"))?;
-            expect(
-                write.rows == *rows && (token.is_none() || write.token == *token),
-                format!("saw {write:?}"),
-            )
-        }
-        Fact::Grant { worker, nth, token } => {
-            let grant =
-                summary.grants.iter().filter(|g| &g.worker == worker).nth(nth.saturating_sub(1));
-            let grant = grant.ok_or_else(|| format!("{worker} got fewer than {nth} grants"))?;
-            expect(grant.token == *token, format!("saw {grant:?}"))
-        }
-        Fact::Violation { property } => expect(
-            summary.violations.iter().any(|v| &v.name == property),
-            format!("saw {:?}", summary.violations),
-        ),
-        Fact::NoViolations => {
-            expect(summary.violations.is_empty(), format!("saw {:?}", summary.violations))
-        }
-        Fact::Warning { kind } => expect(
-            summary.warnings.iter().any(|w| &w.name == kind),
-            format!("saw {:?}", summary.warnings),
-        ),
-        Fact::Charges { count } => {
-            expect(summary.charges == *count, format!("saw {} charges", summary.charges))
-        }
-        Fact::Overlap { present } => {
-            expect(summary.overlaps.is_empty() != *present, format!("saw {:?}", summary.overlaps))
-        }
-        Fact::Event { at, reply } => {
-            let index = narration::anchor_event(trace, at).ok_or("no such event")?;
-            let event = &trace.events()[index];
-            expect(
-                reply.as_ref().is_none_or(|r| &event.reply == r),
-                format!("reply was {:?}", event.reply),
-            )
-        }
-    }
 }

@@ -16,6 +16,9 @@ const USAGE: &str = "usage:
   fence run <id | file.json> [--seed N] [--format text|json]
   fence check <file.json>                      validate a scenario file
   fence quiz --verify                          check every quiz answer against the simulator
+  fence lesson <id | file.json> [--suggest]    check what the lesson says against its run: every
+                                               declared fact, and numbers or replies the English
+                                               states without one (--suggest: facts to start from)
   fence explore [--trials N] [--vary ttl|work|interval] [--values 5000,30000] [--ttl MS]
                 [--median MS] [--p99 MS] [--work MS] [--watchdog off|script|bare]
                 [--interval MS] [--seed N]
@@ -79,6 +82,28 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
                 print!("{}", sim::render::render(&trace));
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Some("lesson") => {
+            let (source, suggest) = match args {
+                [_, source] => (source, false),
+                [_, source, flag] if flag == "--suggest" => (source, true),
+                _ => return Err(USAGE.to_owned()),
+            };
+            let scenario = match catalogue::find(source) {
+                Some(scenario) => scenario,
+                None => read_scenario(source)?,
+            };
+            let trace = sim::run(&scenario);
+            if suggest {
+                print_suggestions(&trace);
+                return Ok(ExitCode::SUCCESS);
+            }
+            let problems = lesson_problems(&trace);
+            for problem in &problems {
+                println!("{problem}");
+            }
+            println!("{}: {} problems", scenario.id, problems.len());
+            Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
         Some("quiz") if args.get(1).map(String::as_str) == Some("--verify") => {
             let bank = quiz::parse_bank(quiz::BANK_JSON)?;
@@ -208,4 +233,54 @@ fn read_scenario(path: &str) -> Result<sim::Scenario, String> {
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     load::parse_scenario(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Every broken fact and every undeclared claim of the lesson around `trace`'s scenario.
+fn lesson_problems(trace: &sim::Trace) -> Vec<String> {
+    let scenario = trace.scenario();
+    let mut problems: Vec<String> = catalogue::facts::broken(trace)
+        .into_iter()
+        .map(|(place, why)| format!("BROKEN      {place}: {why}"))
+        .collect();
+    let mut scan = |place: String, text: &str, facts: &[sim::scenario::Fact]| {
+        for why in catalogue::facts::undeclared(text, facts, trace) {
+            problems.push(format!("UNDECLARED  {place}: {why}\n            \"{text}\""));
+        }
+    };
+    let lesson = format!("{} {}", scenario.title, scenario.summary);
+    scan("claims".to_owned(), &lesson, &scenario.claims);
+    for (i, n) in scenario.narration.iter().enumerate() {
+        scan(format!("narration[{i}]"), &n.text, &n.facts);
+    }
+    for (i, p) in scenario.prompts.iter().enumerate() {
+        let text = format!("{} {}", p.question, p.explanation);
+        scan(format!("prompts[{i}]"), &text, &p.facts);
+    }
+    problems
+}
+
+/// The lesson's facts as JSON, with suggestions where a paragraph declares none.
+fn print_suggestions(trace: &sim::Trace) {
+    let scenario = trace.scenario();
+    let or_suggest = |facts: &[sim::scenario::Fact], at: &sim::scenario::Anchor| {
+        let facts = match facts.is_empty() {
+            true => catalogue::facts::suggest(trace, at),
+            false => facts.to_vec(),
+        };
+        catalogue::codec::facts_text(&facts)
+    };
+    let narration: Vec<String> =
+        scenario.narration.iter().map(|n| or_suggest(&n.facts, &n.at)).collect();
+    let prompts: Vec<String> =
+        scenario.prompts.iter().map(|p| or_suggest(&p.facts, &p.at)).collect();
+    let claims = match scenario.claims.is_empty() {
+        true => catalogue::facts::suggest_claims(trace),
+        false => scenario.claims.clone(),
+    };
+    let claims = catalogue::codec::facts_text(&claims);
+    println!(
+        "{{\"claims\":{claims},\"narration\":[{}],\"prompts\":[{}]}}",
+        narration.join(","),
+        prompts.join(",")
+    );
 }

@@ -41,6 +41,10 @@ pub const FILES: &[(&str, &str)] = &[
         "non-atomic-acquire",
         include_str!(concat!(env!("OUT_DIR"), "/scenarios/non-atomic-acquire.json")),
     ),
+    (
+        "separate-token-draw",
+        include_str!(concat!(env!("OUT_DIR"), "/scenarios/separate-token-draw.json")),
+    ),
     ("incr-before-set", include_str!(concat!(env!("OUT_DIR"), "/scenarios/incr-before-set.json"))),
     (
         "client-side-check",
@@ -82,13 +86,17 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!(concat!(env!("OUT_DIR"), "/scenarios/failover-duplicate-token-lte.json")),
     ),
     (
-        "failover-consensus-counter",
-        include_str!(concat!(env!("OUT_DIR"), "/scenarios/failover-consensus-counter.json")),
+        "consensus-lock-revision",
+        include_str!(concat!(env!("OUT_DIR"), "/scenarios/consensus-lock-revision.json")),
     ),
     ("failover-wait", include_str!(concat!(env!("OUT_DIR"), "/scenarios/failover-wait.json"))),
     (
         "restart-no-persistence",
         include_str!(concat!(env!("OUT_DIR"), "/scenarios/restart-no-persistence.json")),
+    ),
+    (
+        "restart-reset-before-first-write",
+        include_str!(concat!(env!("OUT_DIR"), "/scenarios/restart-reset-before-first-write.json")),
     ),
     (
         "restart-aof-everysec-power-loss",

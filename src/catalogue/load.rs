@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::json::Value;
 use crate::sim::Scenario;
-use crate::sim::scenario::{Fault, Step, Topology};
+use crate::sim::scenario::{AcquireHow, Fault, ReleaseHow, RenewHow, Step, TokenSource, Topology};
 
 /// The newest file format this build reads.
 pub const FORMAT: u32 = 1;
@@ -107,6 +107,9 @@ pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
     if scenario.redis.topology == Topology::Redlock && nodes.len() < 3 {
         return fail("$.redis.nodes".into(), "Redlock needs at least 3 nodes".into());
     }
+    if scenario.tokens == TokenSource::Consensus {
+        consensus_fits(scenario)?;
+    }
     for (i, node) in nodes.iter().enumerate() {
         if !is_name(&node.name) || nodes[..i].iter().any(|n| n.name == node.name) {
             return fail(
@@ -193,3 +196,59 @@ fn whole(message: String) -> LoadError {
 
 #[cfg(test)]
 mod tests;
+
+/// `"tokens": "consensus"` puts the lock itself in one linearizable store (etcd-like), whose
+/// grant returns the revision as the token. The model keeps that store available and durable
+/// (losing a revision would take a majority of its members) and does not simulate its own
+/// elections, so it refuses what would pretend otherwise.
+fn consensus_fits(scenario: &Scenario) -> Result<(), LoadError> {
+    let fail = |path: String, message: &str| {
+        Err(LoadError { path, line: 0, column: 0, message: message.to_owned() })
+    };
+    if scenario.redis.topology != Topology::Replicated || scenario.redis.nodes.len() != 1 {
+        return fail(
+            "$.redis.nodes".into(),
+            "with \"tokens\": \"consensus\" the lock lives in one consensus store: list exactly one node",
+        );
+    }
+    for (i, worker) in scenario.workers.iter().enumerate() {
+        for (list, steps) in [("program", &worker.program), ("on_rejected", &worker.on_rejected)] {
+            for (j, step) in steps.iter().enumerate() {
+                let path = format!("$.workers[{i}].{list}[{j}].how");
+                match step {
+                    Step::Acquire { how, .. } if *how != AcquireHow::Script => {
+                        return fail(
+                            path,
+                            "a consensus lock grants its token with the lock: use the default \"how\": \"script\"",
+                        );
+                    }
+                    Step::Release { how } if *how != ReleaseHow::Script => {
+                        return fail(
+                            path,
+                            "a consensus lock is released by a transaction that compares the value: use \"how\": \"script\"",
+                        );
+                    }
+                    Step::Watchdog { how, .. } if *how != RenewHow::Script => {
+                        return fail(
+                            path,
+                            "a consensus lock is renewed by a transaction that compares the value: use \"how\": \"script\"",
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    for (i, fault) in scenario.faults.iter().enumerate() {
+        if matches!(
+            fault,
+            Fault::CrashNode { .. } | Fault::ClockJump { .. } | Fault::SetCounter { .. }
+        ) {
+            return fail(
+                format!("$.faults[{i}]"),
+                "the consensus store is modelled as available and durable: crash-node, clock-jump and set-counter do not apply to it",
+            );
+        }
+    }
+    Ok(())
+}

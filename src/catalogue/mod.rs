@@ -6,6 +6,7 @@ use crate::sim::Scenario;
 
 pub mod builtin;
 pub mod codec;
+pub mod facts;
 pub mod load;
 pub mod narration;
 
@@ -14,7 +15,11 @@ pub fn all() -> Vec<Scenario> {
     builtin::all()
 }
 
-/// The built-in scenario with this id.
+/// Built-ins that were renamed, old id first: links and embeds made before keep working.
+pub const RENAMED: &[(&str, &str)] = &[("failover-consensus-counter", "consensus-lock-revision")];
+
+/// The built-in scenario with this id (or the one it was renamed to).
 pub fn find(id: &str) -> Option<Scenario> {
+    let id = RENAMED.iter().find(|(old, _)| *old == id).map_or(id, |(_, new)| *new);
     all().into_iter().find(|scenario| scenario.id == id)
 }

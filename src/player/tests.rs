@@ -109,6 +109,7 @@ fn play_stops_before_a_prediction_prompt_until_it_is_answered() {
         options: vec!["UPDATE 1".into(), "UPDATE 0".into()],
         answer: 1,
         explanation: "last_fence is 34".into(),
+        facts: Vec::new(),
     }];
     let mut p =
         Player::new(scenario).update(Action::SetSpeed(SPEEDS.len() - 1)).update(Action::Play);

@@ -343,6 +343,7 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
     ("sim.fenced_off", "stopped: fenced off"),
     ("sim.gave_up", "gave up"),
     ("sim.gave_up_busy", "gave up: lock busy"),
+    ("sim.gave_up_failed", "gave up: the acquire script failed"),
     ("sim.gave_up_lost", "gave up after a lost reply"),
     ("sim.gave_up_wait", "gave up: too few replicas acknowledged"),
     ("sim.no_token", "no token"),

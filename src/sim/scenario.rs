@@ -32,6 +32,9 @@ pub struct Scenario {
     /// Prediction questions: playback stops at each and asks the learner (ignored by the
     /// model).
     pub prompts: Vec<Prompt>,
+    /// The facts the title, summary and goal state about the run (checked against the
+    /// trace by a native test, ignored by the model).
+    pub claims: Vec<Fact>,
 }
 
 /// "What happens next?": asked when the cursor reaches `at`.
@@ -43,6 +46,8 @@ pub struct Prompt {
     /// Index of the correct option.
     pub answer: usize,
     pub explanation: String,
+    /// The facts the question and its explanation rest on.
+    pub facts: Vec<Fact>,
 }
 
 /// One paragraph of narration, pinned to an event or a time.
@@ -50,6 +55,56 @@ pub struct Prompt {
 pub struct Narration {
     pub at: Anchor,
     pub text: String,
+    /// The facts the paragraph states about the run; a what-if run that breaks one does
+    /// not show the paragraph.
+    pub facts: Vec<Fact>,
+}
+
+/// One checkable claim about a run, in the vocabulary shared by narration, prompts,
+/// summaries and the quiz (`catalogue::facts` checks it against a trace).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Fact {
+    /// The `nth` write by `worker` matched `rows` rows (and carried `token`, if given).
+    Write { worker: String, nth: usize, rows: u32, token: Option<i64> },
+    /// The `nth` grant to `worker` carried `token` (none: a lock without a token).
+    Grant { worker: String, nth: usize, token: Option<i64> },
+    /// This safety property was violated at least once.
+    Violation { property: String },
+    /// No safety property was violated.
+    NoViolations,
+    /// This liveness warning was raised.
+    Warning { kind: String },
+    /// Real charges at the gateway.
+    Charges { count: u32 },
+    /// Whether two workers ever believed they held the lock at once.
+    Overlap { present: bool },
+    /// An event matching the anchor exists (and has this reply, if given).
+    Event { at: Anchor, reply: Option<String> },
+    /// No event matches the anchor.
+    NoEvent { at: Anchor },
+    /// Right after the anchored event, `key` on `node` (default: the primary, else the
+    /// first node) is in this state, as a read there would see it.
+    Key { after: Anchor, key: String, node: Option<String>, is: KeyIs },
+    /// Right after the anchored event, the order row has these values.
+    Row {
+        after: Anchor,
+        last_fence: Option<i64>,
+        status: Option<String>,
+        updated_by: Option<String>,
+    },
+    /// The first anchored event comes before the second.
+    Before { first: Anchor, then: Anchor },
+    /// Right after the anchored event, `worker` believes (or not) that it holds the lock.
+    Belief { after: Anchor, worker: String, holds: bool },
+}
+
+/// What a key holds, for [`Fact::Key`].
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum KeyIs {
+    Absent,
+    /// A lock value made for this worker (see `state::lock_value`).
+    OwnedBy(String),
+    Value(String),
 }
 
 /// Where a narration or prompt belongs: the `nth` event of kind `event` (by `actor`), or

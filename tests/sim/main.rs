@@ -5,7 +5,8 @@ mod catalogue; // every built-in parses, runs, shows its promised outcome and is
 mod cli; // the fence binary: output, exit codes, bad input
 mod determinism;
 mod explore_fp;
-mod i18n; // every message in every language, same placeholders // same scenario + seed = same trace; golden digest; random schedules
+mod i18n; // every message in every language, same placeholders
+mod lessons; // every sentence a lesson says about its run is declared and checked
 mod quiz; // the quiz bank: every answer key proven by the simulator
 mod stories; // the seed articles' timelines, exactly, and the failover and non-atomic traps
 mod support; // the check helper, scenario builders and the seed loop

@@ -1,6 +1,6 @@
 //! The quiz bank: valid, big enough, and every answer key proven by the simulator.
 
-use fencing_playground::quiz::{self, Fact};
+use fencing_playground::quiz;
 
 #[test]
 fn the_bank_has_the_questions_the_course_needs() {
@@ -42,20 +42,7 @@ fn every_answer_key_is_true_in_the_simulator() {
 fn a_wrong_fact_is_caught() {
     // The verifier must be able to fail: flip each question's first fact and expect an error.
     for mut question in quiz::bank() {
-        let flipped = match question.facts[0].clone() {
-            Fact::Write { worker, nth, rows, token } => {
-                Fact::Write { worker, nth, rows: 1 - rows.min(1), token }
-            }
-            Fact::Grant { worker, nth, token } => {
-                Fact::Grant { worker, nth, token: token.map(|t| t + 1000) }
-            }
-            Fact::Violation { .. } => Fact::Violation { property: "no-such-property".into() },
-            Fact::NoViolations => Fact::Violation { property: "token-unique".into() },
-            Fact::Warning { .. } => Fact::Warning { kind: "no-such-warning".into() },
-            Fact::Charges { count } => Fact::Charges { count: count + 1 },
-            Fact::Overlap { present } => Fact::Overlap { present: !present },
-            Fact::Event { at, .. } => Fact::Event { at, reply: Some("no such reply".into()) },
-        };
+        let flipped = crate::support::flip(question.facts[0].clone());
         question.facts = vec![flipped];
         assert!(quiz::verify(&question).is_err(), "{}: a flipped fact still verified", question.id);
     }

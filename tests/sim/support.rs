@@ -2,6 +2,7 @@
 
 use expect_test::Expect;
 use fencing_playground::catalogue;
+use fencing_playground::sim::scenario::{Fact, KeyIs};
 use fencing_playground::sim::{self, Scenario, Trace};
 
 /// The built-in scenario `id`, which must exist.
@@ -26,4 +27,39 @@ pub(crate) fn key_at(trace: &Trace, node: usize, key: &str, t_ms: u64) -> Option
 /// Names of the violated properties, in trace order.
 pub(crate) fn violations(trace: &Trace) -> Vec<String> {
     trace.summary().violations.into_iter().map(|v| v.name).collect()
+}
+
+/// A fact turned into its opposite (or into something no run shows), to prove that a check
+/// of facts can fail.
+pub(crate) fn flip(fact: Fact) -> Fact {
+    match fact {
+        Fact::Write { worker, nth, rows, token } => {
+            Fact::Write { worker, nth, rows: 1 - rows.min(1), token }
+        }
+        Fact::Grant { worker, nth, token } => {
+            Fact::Grant { worker, nth, token: Some(token.map_or(1000, |t| t + 1000)) }
+        }
+        Fact::Violation { .. } => Fact::Violation { property: "no-such-property".into() },
+        Fact::NoViolations => Fact::Violation { property: "token-unique".into() },
+        Fact::Warning { .. } => Fact::Warning { kind: "no-such-warning".into() },
+        Fact::Charges { count } => Fact::Charges { count: count + 1 },
+        Fact::Overlap { present } => Fact::Overlap { present: !present },
+        Fact::Event { at, .. } => Fact::Event { at, reply: Some("no such reply".into()) },
+        Fact::NoEvent { at } => Fact::Event { at, reply: None },
+        Fact::Key { after, key, node, is } => {
+            let is = match is {
+                KeyIs::Absent => KeyIs::Value("something".into()),
+                KeyIs::OwnedBy(_) | KeyIs::Value(_) => KeyIs::Absent,
+            };
+            Fact::Key { after, key, node, is }
+        }
+        Fact::Row { after, last_fence, status, updated_by } => Fact::Row {
+            after,
+            last_fence: Some(last_fence.map_or(-1, |f| f + 1000)),
+            status,
+            updated_by,
+        },
+        Fact::Before { first, then } => Fact::Before { first: then, then: first },
+        Fact::Belief { after, worker, holds } => Fact::Belief { after, worker, holds: !holds },
+    }
 }

@@ -109,10 +109,13 @@ impl<'s> World<'s> {
             Err(node) => return self.unreachable(w, node, retry_every_ms, attempts),
         };
         let attempt = Attempt { n, ttl_ms, retry_every_ms, attempts };
-        let redis_tokens = self.scenario.tokens == TokenSource::RedisIncr;
+        // The token comes with the grant, in one atomic step, from Redis' INCR inside the
+        // script or from a consensus store's revision; other sources are drawn apart.
+        let atomic_tokens =
+            matches!(self.scenario.tokens, TokenSource::RedisIncr | TokenSource::Consensus);
         let pending = std::mem::take(&mut self.runtime[usize::from(w)].pending_step);
         match (how, pending) {
-            (AcquireHow::Script, _) if redis_tokens => self.acquire_script(w, &attempt),
+            (AcquireHow::Script, _) if atomic_tokens => self.acquire_script(w, &attempt),
             (AcquireHow::Script | AcquireHow::SetThenIncr, Pending::DrawToken) => {
                 self.acquire_draw(w, n);
             }
@@ -140,8 +143,12 @@ impl<'s> World<'s> {
         let lost = self.reply_lost(w);
         let reply =
             self.redis_script(n, Script::Acquire, &[lock_key, fence_key], &[value, ttl_text]);
-        let command = self.text(|| {
-            command_text(&[
+        let consensus = scenario.tokens == TokenSource::Consensus;
+        let command = self.text(|| match consensus {
+            true => format!(
+                "TXN IF create_revision({lock_key}) = 0 THEN PUT {lock_key} {value} LEASE {ttl_text}ms"
+            ),
+            false => command_text(&[
                 "EVAL",
                 Script::Acquire.label(),
                 "2",
@@ -149,8 +156,15 @@ impl<'s> World<'s> {
                 fence_key,
                 value,
                 ttl_text,
-            ])
+            ]),
         });
+        let reply_text = |reply: &Reply| match (consensus, reply) {
+            (true, Reply::Array(items)) => match items.as_slice() {
+                [Reply::Int(1), Reply::Int(revision)] => format!("SUCCEEDED, revision {revision}"),
+                _ => "FAILED (the key exists)".to_owned(),
+            },
+            _ => reply.to_inline(),
+        };
         match reply {
             Reply::Array(ref items) if items.first() == Some(&Reply::Int(1)) => {
                 let token = match items.get(1) {
@@ -161,7 +175,7 @@ impl<'s> World<'s> {
                     Actor::Worker(w),
                     EventKind::Granted { token },
                     command,
-                    self.text(|| reply.to_inline()),
+                    self.text(|| reply_text(&reply)),
                     Vec::new(),
                 );
                 let drawn = token.map(|t| (t, self.note_draw(t)));
@@ -181,21 +195,21 @@ impl<'s> World<'s> {
                     Actor::Worker(w),
                     EventKind::AcquireFailed,
                     command,
-                    self.text(|| reply.to_inline()),
+                    self.text(|| reply_text(&reply)),
                     Vec::new(),
                 );
                 if lock_set {
                     // The SET stayed (no rollback): a lease nobody can use until its TTL.
                     self.lease_seq += 1;
                 }
-                self.denied_retry(w, retry_every_ms, attempts);
+                self.retry_or_give_up(w, retry_every_ms, attempts, "sim.gave_up_failed");
             }
             _ => {
                 self.emit(
                     Actor::Worker(w),
                     EventKind::Denied,
                     command,
-                    self.text(|| reply.to_inline()),
+                    self.text(|| reply_text(&reply)),
                     Vec::new(),
                 );
                 if lost {
@@ -323,10 +337,9 @@ impl<'s> World<'s> {
 
     pub(super) fn token_command(&self) -> String {
         match self.scenario.tokens {
-            TokenSource::Consensus => "TXN put fence:counter (revision +1)".to_owned(),
             TokenSource::PgSequence => "SELECT nextval('fence_seq')".to_owned(),
             TokenSource::Uuid => "uuid4()".to_owned(),
-            TokenSource::RedisIncr | TokenSource::None => String::new(),
+            TokenSource::RedisIncr | TokenSource::Consensus | TokenSource::None => String::new(),
         }
     }
 

@@ -4,7 +4,7 @@
 use super::{World, node_id};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::redis::{Command, Reply, command_text};
-use crate::sim::scenario::{ReleaseHow, RenewHow, Scenario, Topology};
+use crate::sim::scenario::{ReleaseHow, RenewHow, Scenario, TokenSource, Topology};
 use crate::sim::script::Script;
 use crate::sim::state::{Activity, lock_value_owner};
 
@@ -33,13 +33,11 @@ impl<'s> World<'s> {
         let (reply, command, what) = match how {
             ReleaseHow::Script => {
                 let reply = self.redis_script(n, Script::Release, &[lock_key], &[value]);
-                (
-                    reply,
-                    self.text(|| {
-                        command_text(&["EVAL", Script::Release.label(), "1", lock_key, value])
-                    }),
-                    "check-and-delete",
-                )
+                let command = self.text(|| match self.consensus() {
+                    true => format!("TXN IF value({lock_key}) = {value} THEN DELETE {lock_key}"),
+                    false => command_text(&["EVAL", Script::Release.label(), "1", lock_key, value]),
+                });
+                (reply, command, "check-and-delete")
             }
             ReleaseHow::BareDel => {
                 let reply = self.redis_exec(n, &Command::Del { keys: vec![lock_key.to_owned()] });
@@ -51,7 +49,7 @@ impl<'s> World<'s> {
             Actor::Worker(w),
             EventKind::Released { deleted },
             command,
-            self.text(|| reply.to_inline()),
+            self.text(|| self.txn_reply(&reply)),
             Vec::new(),
         );
         if let (true, Some(holder)) = (deleted, foreign_holder) {
@@ -97,6 +95,21 @@ impl<'s> World<'s> {
         self.advance_after(w, 0, false);
     }
 
+    /// Whether the lock lives in a consensus store (etcd-like transactions) rather than Redis.
+    fn consensus(&self) -> bool {
+        self.scenario.tokens == TokenSource::Consensus
+    }
+
+    /// A checked script's reply as the lock service shows it: Redis' integer, or whether a
+    /// consensus store's transaction took its THEN branch.
+    fn txn_reply(&self, reply: &Reply) -> String {
+        match (self.consensus(), reply) {
+            (true, Reply::Int(1)) => "SUCCEEDED".to_owned(),
+            (true, _) => "FAILED (the value differs or the key is gone)".to_owned(),
+            (false, _) => reply.to_inline(),
+        }
+    }
+
     pub(super) fn watchdog_tick(&mut self, w: u8) {
         let now = self.state.now_ms;
         let ws = &self.state.workers[usize::from(w)];
@@ -127,20 +140,20 @@ impl<'s> World<'s> {
                 let args = [value.clone(), ttl_text.clone()];
                 let reply =
                     self.redis_script(n, Script::Renew, std::slice::from_ref(&lock_key), &args);
-                (
-                    reply,
-                    self.text(|| {
-                        command_text(&[
-                            "EVAL",
-                            Script::Renew.label(),
-                            "1",
-                            &lock_key,
-                            &value,
-                            &ttl_text,
-                        ])
-                    }),
-                    "check-and-extend",
-                )
+                let command = self.text(|| match self.consensus() {
+                    true => format!(
+                        "TXN IF value({lock_key}) = {value} THEN PUT {lock_key} {value} LEASE {ttl_text}ms"
+                    ),
+                    false => command_text(&[
+                        "EVAL",
+                        Script::Renew.label(),
+                        "1",
+                        &lock_key,
+                        &value,
+                        &ttl_text,
+                    ]),
+                });
+                (reply, command, "check-and-extend")
             }
             RenewHow::BarePexpire => {
                 let ttl = i64::try_from(ttl_ms).unwrap_or(i64::MAX);
@@ -158,7 +171,7 @@ impl<'s> World<'s> {
             Actor::Worker(w),
             EventKind::Renewed { ok },
             command,
-            self.text(|| reply.to_inline()),
+            self.text(|| self.txn_reply(&reply)),
             Vec::new(),
         );
         if let (true, Some(holder)) = (ok, holder.filter(|h| *h != value)) {

@@ -208,10 +208,21 @@ impl<'s> World<'s> {
     }
 
     pub(super) fn denied_retry(&mut self, w: u8, retry_every_ms: u64, attempts: u32) {
+        self.retry_or_give_up(w, retry_every_ms, attempts, "sim.gave_up_busy");
+    }
+
+    /// Retries the step, or ends the worker saying why (a note key) once out of attempts.
+    pub(super) fn retry_or_give_up(
+        &mut self,
+        w: u8,
+        retry_every_ms: u64,
+        attempts: u32,
+        why: &'static str,
+    ) {
         if self.state.workers[usize::from(w)].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
-            self.end(w, EventKind::GaveUp, "sim.gave_up_busy");
+            self.end(w, EventKind::GaveUp, why);
         }
     }
 }

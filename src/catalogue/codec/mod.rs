@@ -5,6 +5,16 @@
 //! same thing for people. It never panics on any input and knows nothing of the model's
 //! behaviour.
 
+mod facts;
+
+pub(crate) use facts::read_fact;
+use facts::write_facts;
+
+/// Facts as compact JSON (for `fence lesson --suggest`).
+pub fn facts_text(facts: &[crate::sim::scenario::Fact]) -> String {
+    write_facts(facts).compact()
+}
+
 use crate::catalogue::load::LoadError;
 use crate::json::{Node, Out, Value};
 use crate::sim::Scenario;
@@ -211,6 +221,7 @@ pub fn read_scenario(node: &Node) -> Result<Scenario, LoadError> {
         narration: o.opt("narration", |n, p| list_of(n, p, read_narration))?.unwrap_or_default(),
         expect: o.opt("expect", read_expected)?,
         prompts: o.opt("prompts", |n, p| list_of(n, p, read_prompt))?.unwrap_or_default(),
+        claims: o.opt("claims", |n, p| list_of(n, p, read_fact))?.unwrap_or_default(),
     };
     o.finish(&[
         "format",
@@ -230,6 +241,7 @@ pub fn read_scenario(node: &Node) -> Result<Scenario, LoadError> {
         "narration",
         "expect",
         "prompts",
+        "claims",
     ])?;
     Ok(scenario)
 }
@@ -551,8 +563,12 @@ pub(crate) fn read_anchor(node: &Node, path: &str) -> Result<Anchor, LoadError> 
 
 fn read_narration(node: &Node, path: &str) -> Result<Narration, LoadError> {
     let mut o = Obj::new(node, path)?;
-    let narration = Narration { at: o.req("at", read_anchor)?, text: o.req("text", string_of)? };
-    o.finish(&["at", "text"])?;
+    let narration = Narration {
+        at: o.req("at", read_anchor)?,
+        text: o.req("text", string_of)?,
+        facts: o.opt("facts", |n, p| list_of(n, p, read_fact))?.unwrap_or_default(),
+    };
+    o.finish(&["at", "text", "facts"])?;
     Ok(narration)
 }
 
@@ -564,8 +580,9 @@ fn read_prompt(node: &Node, path: &str) -> Result<Prompt, LoadError> {
         options: o.req("options", |n, p| list_of(n, p, string_of))?,
         answer: o.req("answer", usize_of)?,
         explanation: o.req("explanation", string_of)?,
+        facts: o.opt("facts", |n, p| list_of(n, p, read_fact))?.unwrap_or_default(),
     };
-    o.finish(&["at", "question", "options", "answer", "explanation"])?;
+    o.finish(&["at", "question", "options", "answer", "explanation", "facts"])?;
     if prompt.options.len() < 2 || prompt.answer >= prompt.options.len() {
         return Err(err(
             node,
@@ -677,7 +694,11 @@ pub fn write_scenario(s: &Scenario) -> Out {
                 s.narration
                     .iter()
                     .map(|n| {
-                        Out::Obj(vec![("at", write_anchor(&n.at)), ("text", Out::str(&n.text))])
+                        let mut m = vec![("at", write_anchor(&n.at)), ("text", Out::str(&n.text))];
+                        if !n.facts.is_empty() {
+                            m.push(("facts", write_facts(&n.facts)));
+                        }
+                        Out::Obj(m)
                     })
                     .collect(),
             ),
@@ -690,13 +711,17 @@ pub fn write_scenario(s: &Scenario) -> Out {
                 s.prompts
                     .iter()
                     .map(|p| {
-                        Out::Obj(vec![
+                        let mut m = vec![
                             ("at", write_anchor(&p.at)),
                             ("question", Out::str(&p.question)),
                             ("options", Out::Arr(p.options.iter().map(|o| Out::str(o)).collect())),
                             ("answer", Out::uint(p.answer as u64)),
                             ("explanation", Out::str(&p.explanation)),
-                        ])
+                        ];
+                        if !p.facts.is_empty() {
+                            m.push(("facts", write_facts(&p.facts)));
+                        }
+                        Out::Obj(m)
                     })
                     .collect(),
             ),
@@ -716,6 +741,9 @@ pub fn write_scenario(s: &Scenario) -> Out {
                 ("overlap", Out::Bool(e.overlap)),
             ]),
         ));
+    }
+    if !s.claims.is_empty() {
+        members.push(("claims", write_facts(&s.claims)));
     }
     Out::Obj(members)
 }
