@@ -6,6 +6,7 @@
 //! See the README's Architecture section for the codemap and the invariants.
 
 pub mod catalogue;
+pub mod compare;
 pub mod console;
 pub mod embed;
 pub mod explore;
@@ -21,5 +22,6 @@ pub mod sim;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod verdict;
 pub mod whatif;
 pub mod workload;

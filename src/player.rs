@@ -232,7 +232,7 @@ impl Player {
             .prompts
             .iter()
             .enumerate()
-            .filter(|(i, _)| !self.prompts_done.contains(i))
+            .filter(|(i, p)| !self.prompts_done.contains(i) && self.prompt_applies(p))
             .filter_map(|(_, p)| crate::catalogue::narration::anchor_event(&self.trace, &p.at))
             .collect();
         stops.sort_unstable();
@@ -244,9 +244,16 @@ impl Player {
         self.original.prompts.iter().enumerate().find_map(|(i, p)| {
             let due = !self.prompts_done.contains(&i)
                 && crate::catalogue::narration::anchor_event(&self.trace, &p.at)
-                    == Some(self.cursor);
+                    == Some(self.cursor)
+                && self.prompt_applies(p);
             due.then_some(i)
         })
+    }
+
+    /// Whether a prompt still asks about this run: a what-if fork in which its facts no
+    /// longer hold would make its answer key wrong, so it is not asked.
+    fn prompt_applies(&self, prompt: &crate::sim::scenario::Prompt) -> bool {
+        prompt.facts.iter().all(|f| crate::catalogue::facts::check(&self.trace, f).is_ok())
     }
 
     fn start_playing(&mut self) {

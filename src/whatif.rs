@@ -155,6 +155,11 @@ impl WhatIf {
                         *key = strategy;
                     }
                 }
+                // A fence guard only fences writes that carry the token: turning it on makes
+                // every write send its token (an unfenced write would ignore the guard).
+                Step::Write { how, .. } if matches!(self.guard, Some(Guard::Lt | Guard::Le)) => {
+                    *how = crate::sim::scenario::WriteHow::Fenced;
+                }
                 _ => {}
             }
         }
@@ -349,30 +354,3 @@ pub fn parse_persistence(text: &str) -> Option<Persistence> {
 
 #[cfg(test)]
 mod tests;
-
-/// The variants the compare view stacks (with their message keys): no protection, an
-/// idempotency key only, fencing.
-pub fn comparison() -> Vec<(&'static str, WhatIf)> {
-    vec![
-        (
-            "No protection",
-            WhatIf { guard: Some(Guard::None), key: Some(KeyStrategy::None), ..WhatIf::default() },
-        ),
-        (
-            "Idempotency key",
-            WhatIf {
-                guard: Some(Guard::None),
-                key: Some(KeyStrategy::PerOrder),
-                ..WhatIf::default()
-            },
-        ),
-        (
-            "Fencing token",
-            WhatIf {
-                guard: Some(Guard::Lt),
-                key: Some(KeyStrategy::PerOrder),
-                ..WhatIf::default()
-            },
-        ),
-    ]
-}

@@ -47,3 +47,17 @@ pub fn at_cursor(trace: &Trace, cursor: usize) -> Option<(usize, usize)> {
         .filter_map(|(i, event)| Some((i, event?)))
         .rfind(|&(_, event)| event < cursor)
 }
+
+/// Where, in the order the story is told, the first paragraph whose declared facts do not
+/// hold in `trace` stands (a what-if fork that departs from the lesson); `None` when every
+/// paragraph still holds.
+pub fn departs_at(trace: &Trace) -> Option<usize> {
+    resolve(trace)
+        .into_iter()
+        .position(|(i, _)| !crate::catalogue::facts::narration_holds(trace, trace.scenario(), i))
+}
+
+/// The place of paragraph `i` in the order the story is told.
+pub fn position(trace: &Trace, i: usize) -> usize {
+    resolve(trace).into_iter().position(|(j, _)| j == i).unwrap_or(usize::MAX)
+}

@@ -1,15 +1,15 @@
-//! The compare view: variants of one scenario (no protection, an idempotency key,
-//! fencing) stacked on one shared scrubber, each with its outcome.
+//! The compare view: four variants of one scenario (no protection, an idempotency key,
+//! fencing, both) stacked on one shared scrubber, each with what it changed and its outcome.
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::compare::Protection;
 use crate::player::{Action, TraceRef};
 use crate::sim::check::secs;
 use crate::sim::{self, Scenario};
 use crate::ui::i18n::use_i18n;
 use crate::ui::player::Swimlanes;
-use crate::whatif;
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct CompareProps {
@@ -20,13 +20,16 @@ pub(crate) struct CompareProps {
 pub(crate) fn Compare(props: &CompareProps) -> Html {
     let m = use_i18n();
     let variants = use_memo(props.scenario.clone(), |scenario| {
-        whatif::comparison()
+        Protection::ALL
             .into_iter()
-            .map(|(label, w)| (label, TraceRef::new(sim::run(&w.apply(scenario)))))
+            .map(|p| {
+                let (fork, changes) = p.apply(scenario);
+                (p, changes, TraceRef::new(sim::run(&fork)))
+            })
             .collect::<Vec<_>>()
     });
     let time = use_state(|| 0u64);
-    let end_ms = variants.iter().map(|(_, t)| t.end_ms()).max().unwrap_or(0);
+    let end_ms = variants.iter().map(|(_, _, t)| t.end_ms()).max().unwrap_or(0);
     let oninput = {
         let time = time.clone();
         Callback::from(move |e: InputEvent| {
@@ -38,7 +41,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
             }
         })
     };
-    let rows = variants.iter().map(|(label, trace)| {
+    let rows = variants.iter().map(|(protection, changes, trace)| {
         // A click on an event of any variant moves the shared clock to it.
         let on_action = {
             let time = time.clone();
@@ -52,9 +55,18 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
         };
         let cursor = trace.cursor_at_time(*time);
         let bad = !trace.summary().violations.is_empty();
+        // One line saying what this variant changed in the lesson's scenario.
+        let changed = match changes.is_empty() {
+            true => m.lab("compare.unchanged"),
+            false => {
+                let list: Vec<String> = changes.iter().map(|c| m.lab(c.key())).collect();
+                m.labf("compare.changes", &[("list", &list.join("; "))])
+            }
+        };
         html! {
-            <section class="variant" data-testid="variant" data-variant={*label}>
-                <h3>{ m.lab(label) }</h3>
+            <section class="variant" data-testid="variant" data-variant={protection.word()}>
+                <h3>{ m.lab(protection.heading_key()) }</h3>
+                <p class="changes" data-testid="changes">{ changed }</p>
                 <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ crate::ui::player::verdict_text(&m, trace) }</p>
                 <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} />
             </section>

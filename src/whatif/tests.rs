@@ -65,3 +65,15 @@ fn query_pairs_round_trip_and_reject_nonsense() {
     }
     assert!(w.is_original());
 }
+
+#[test]
+fn a_fence_guard_makes_unfenced_writes_carry_their_token() {
+    // With the guard on, the stale write of the idempotency-only lesson must be fenced off:
+    // a guard that unfenced writes ignore would teach the opposite.
+    let scenario = catalogue::find("stale-writer-idempotency-only").unwrap();
+    let forked = WhatIf { guard: Some(Guard::Lt), ..WhatIf::default() }.apply(&scenario);
+    let trace = crate::sim::run(&forked);
+    let summary = trace.summary();
+    assert!(summary.violations.iter().all(|v| v.name != "no-stale-accept"), "{summary:?}");
+    assert!(summary.writes.iter().any(|w| w.rows == 0), "{summary:?}");
+}

@@ -101,3 +101,27 @@ fn the_check_catches_a_missing_key_and_a_changed_placeholder() {
     assert!(broken.get("player.step_of").is_some_and(|t| t.is_empty()));
     assert!(!broken.contains_key("player.play"));
 }
+
+#[test]
+fn every_key_the_code_builds_is_in_every_pack() {
+    // Keys made at run time (compare headings and changes, plain verdicts) escape the scan
+    // of literal keys; each list of them is checked here against English and both packs.
+    use fencing_playground::compare::{Change, Protection};
+    let mut computed: Vec<&str> = fencing_playground::verdict::KEYS.to_vec();
+    computed.extend(Change::ALL.map(Change::key));
+    computed.extend(Protection::ALL.map(Protection::heading_key));
+    let english: BTreeMap<String, String> = parse_pack(i18n::EN_UI)
+        .expect("en-main.json")
+        .into_iter()
+        .chain(parse_pack(i18n::EN_LAB).expect("en-lab.json"))
+        .collect();
+    let mut missing = Vec::new();
+    for key in &computed {
+        for (name, pack) in [("en", &english), ("id", &pack(Lang::Id)), ("vi", &pack(Lang::Vi))] {
+            if !pack.contains_key(*key) {
+                missing.push(format!("{name}: {key}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "computed keys without a message:\n{}", missing.join("\n"));
+}

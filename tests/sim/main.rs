@@ -3,6 +3,7 @@
 
 mod catalogue; // every built-in parses, runs, shows its promised outcome and is narrated
 mod cli; // the fence binary: output, exit codes, bad input
+mod compare; // the compare view: fencing fences on every built-in
 mod determinism;
 mod explore_fp;
 mod i18n; // every message in every language, same placeholders

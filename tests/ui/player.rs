@@ -23,8 +23,8 @@ async fn scrubbing_moves_the_inspector_to_the_right_state() {
     assert_eq!(clock(&root), "31.500 s");
     assert_eq!(
         redis_cell(&root, "redis", "lock:order:42", 1).as_deref(),
-        Some("B"),
-        "the lock belongs to B"
+        Some("B-55613ff287e7"),
+        "the lock holds the value of B's acquisition"
     );
     assert_eq!(
         redis_cell(&root, "redis", "fence:order:42", 1).as_deref(),
@@ -115,7 +115,7 @@ async fn a_what_if_pause_shorter_than_the_ttl_removes_the_rejection() {
 async fn the_compare_view_shares_one_scrubber() {
     let root = mount_at("#/compare/gc-pause-unfenced").await;
     let variants = find_all(&root, "variant");
-    assert_eq!(variants.len(), 3);
+    assert_eq!(variants.len(), 4);
     let cursors = |root: &web_sys::Element| -> Vec<String> {
         let list = root.query_selector_all("[data-testid='variant'] line.cursor").unwrap();
         (0..list.length())
@@ -125,9 +125,45 @@ async fn the_compare_view_shares_one_scrubber() {
     let before = cursors(&root);
     set_input(&root, "scrubber", "35000").await;
     let after = cursors(&root);
-    assert_eq!(after.len(), 3);
+    assert_eq!(after.len(), 4);
     assert!(after.iter().all(|x| *x == after[0]), "{after:?}");
     assert_ne!(before, after);
-    let outcomes: Vec<String> = find_all(&root, "outcome").iter().map(text).collect();
-    assert!(outcomes[0].contains("VIOLATED") && !outcomes[2].contains("VIOLATED"), "{outcomes:?}");
+}
+
+/// The four variants' outcomes in order: none, key, fence, both.
+async fn compare_outcomes(id: &str) -> (Vec<String>, Vec<String>) {
+    let root = mount_at(&format!("#/compare/{id}")).await;
+    let words: Vec<String> =
+        find_all(&root, "variant").iter().filter_map(|v| v.get_attribute("data-variant")).collect();
+    assert_eq!(words, ["none", "key", "fence", "both"]);
+    let outcomes = find_all(&root, "outcome").iter().map(text).collect();
+    let changes = find_all(&root, "changes").iter().map(text).collect();
+    (outcomes, changes)
+}
+
+#[wasm_bindgen_test]
+async fn in_the_compare_view_fencing_fences_where_nothing_else_does() {
+    // The idempotency-versus-fencing lesson itself, and a lesson whose writes carry no token:
+    // the stale write lands without a fence and is stopped with one.
+    for id in ["stale-writer-idempotency-only", "client-side-check"] {
+        let (outcomes, changes) = compare_outcomes(id).await;
+        assert!(outcomes[0].contains("VIOLATED"), "{id}: {outcomes:?}");
+        assert!(outcomes[1].contains("VIOLATED"), "{id}: {outcomes:?}");
+        assert!(!outcomes[2].contains("no-stale-accept"), "{id}: {outcomes:?}");
+        assert!(!outcomes[3].contains("no-stale-accept"), "{id}: {outcomes:?}");
+        assert!(changes[2].contains("last_fence < token"), "{id}: {changes:?}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_what_if_run_does_not_borrow_the_lessons_narration() {
+    // With a 45 s TTL B is denied: the lesson's "B writes ... UPDATE 1" must not be shown,
+    // and the summary is marked as the lesson's.
+    let root = mount_at("#/s/gc-pause-unfenced?v=1&ttl=45000&t=60000").await;
+    let narration = text(&find(&root, "narration").expect("narration"));
+    assert!(narration.contains("differs from the lesson"), "{narration}");
+    let tag = text(&find(&root, "lesson-tag").expect("the summary is marked"));
+    assert!(tag.contains("lesson"), "{tag}");
+    let verdict = text(&find(&root, "verdict").expect("verdict"));
+    assert!(!verdict.contains("VIOLATED"), "the verdict is the run's: {verdict}");
 }

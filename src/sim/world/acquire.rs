@@ -101,6 +101,12 @@ impl<'s> World<'s> {
             self.new_lock_value(w);
         }
         if how == AcquireHow::Redlock {
+            if self.runtime[usize::from(w)].pending_step == Pending::DrawToken {
+                // Redlock has no token of its own; a source outside Redis is asked after
+                // the grant (the node argument only matters for Redis' INCR).
+                self.runtime[usize::from(w)].pending_step = Pending::Fresh;
+                return self.acquire_draw(w, 0);
+            }
             self.step_redlock(w, ttl_ms, retry_every_ms, attempts);
             return;
         }
@@ -380,6 +386,10 @@ impl<'s> World<'s> {
             if let Some(belief) = self.state.workers[usize::from(w)].belief.as_mut() {
                 belief.since_ms = start;
                 belief.until_ms = start.saturating_add(validity_ms);
+            }
+            if matches!(self.scenario.tokens, TokenSource::PgSequence | TokenSource::Uuid) {
+                self.runtime[usize::from(w)].pending_step = Pending::DrawToken;
+                return self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), false);
             }
             self.advance_after(w, 0, false);
         } else {

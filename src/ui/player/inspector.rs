@@ -30,8 +30,16 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     let lock_key = &trace.scenario().redis.lock_key;
     let current = props.cursor.checked_sub(1).map(|i| &trace.events()[i]);
     let id = &trace.scenario().id;
-    let narration_text = narration::at_cursor(trace, props.cursor)
-        .map(|(i, _)| m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text));
+    // A what-if fork keeps the lesson's paragraphs only while their facts hold in it: from
+    // the first that fails, the run is no longer the one the lesson tells.
+    let narration_text = narration::at_cursor(trace, props.cursor).map(|(i, _)| {
+        match narration::departs_at(trace)
+            .is_some_and(|first| narration::position(trace, i) >= first)
+        {
+            true => m.t("player.whatif_differs"),
+            false => m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text),
+        }
+    });
     let seek = |id: u32| {
         let on_action = props.on_action.clone();
         Callback::from(move |_: MouseEvent| on_action.emit(Action::SeekCursor(id as usize + 1)))
@@ -245,9 +253,17 @@ pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace)
     if summary.violations.is_empty() {
         parts.push(m.t("verdict.ok"));
     } else {
-        let mut names: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
-        names.dedup();
-        parts.push(m.tf("verdict.violated", &[("list", &names.join(", "))]));
+        // Plain words first, the property's name after them for those who want it.
+        let sentences: Vec<String> = crate::verdict::plain(trace)
+            .iter()
+            .map(|p| {
+                let args: Vec<(&str, &str)> =
+                    p.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                let sentence = m.tf(&p.key, &args);
+                m.tf("verdict.property", &[("sentence", &sentence), ("property", p.property)])
+            })
+            .collect();
+        parts.push(m.tf("verdict.violated", &[("list", &sentences.join("; "))]));
     }
     parts.push(m.tf(
         "verdict.writes",

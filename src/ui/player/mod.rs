@@ -158,6 +158,11 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     };
     let scenario = &player.original;
     let id = &scenario.id;
+    let forked = !player.whatif.is_original();
+    let lesson_tag = match crate::catalogue::facts::claims_hold(&player.trace, scenario) {
+        true => m.t("player.lesson_summary"),
+        false => m.t("player.lesson_summary_differs"),
+    };
     let title = m.content(&format!("s.{id}.title"), &scenario.title);
     let live = player
         .current_event()
@@ -174,7 +179,13 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             <header class="player-head">
                 <h1>{ &title }</h1>
                 if !embed {
-                    <p class="summary">{ m.content(&format!("s.{id}.summary"), &scenario.summary) }</p>
+                    <p class="summary">
+                        // In a what-if fork the summary is the lesson's, not this run's.
+                        if forked {
+                            <strong class="lesson-tag" data-testid="lesson-tag">{ lesson_tag }{ " " }</strong>
+                        }
+                        { m.content(&format!("s.{id}.summary"), &scenario.summary) }
+                    </p>
                 }
                 <p class="goal"><strong>{ m.t("player.goal") }{ " " }</strong>{ m.content(&format!("s.{id}.goal"), &scenario.goal) }</p>
             </header>

@@ -1,0 +1,219 @@
+//! The compare view's four variants of one scenario (no protection, an idempotency key
+//! only, fencing only, both), each a rewrite of the scenario plus the list of what it
+//! changed, so the view can say in one line what differs.
+//!
+//! Pure: it rewrites scenarios and never runs the model (the view and the tests do).
+
+use crate::sim::Scenario;
+use crate::sim::scenario::{
+    AcquireHow, Guard, KeyStrategy, Persistence, Step, TokenSource, Topology, WriteHow,
+};
+
+/// How a variant protects the order.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Protection {
+    /// Writes carry no token and nothing is checked; payments carry no key.
+    None,
+    /// One idempotency key per order on the payment call; writes still unchecked.
+    IdempotencyKey,
+    /// Every write carries a token that grows with each grant, checked by the UPDATE.
+    Fencing,
+    /// Fencing and the per-order key.
+    Both,
+}
+
+/// One thing a variant changed in the scenario, for the line under its heading.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Change {
+    /// Writes carry no token and have no fence condition.
+    WritesUnfenced,
+    /// Every write carries its grant's token and the UPDATE requires `last_fence < token`.
+    WritesFenced,
+    /// Payment calls carry no idempotency key.
+    NoKey,
+    /// Payment calls carry one key per order.
+    KeyPerOrder,
+    /// Uploads replace the object without a precondition.
+    PutUnconditional,
+    /// The token comes from the acquire script's `INCR`, in the grant's own step (instead of
+    /// a random UUID, a separate draw or a separate `INCR`).
+    TokenFromScript,
+    /// Redlock hands out no token: this variant draws one from a database sequence right
+    /// after each grant.
+    TokenFromSequence,
+    /// The counter is kept on disk before each reply (`appendfsync always`), so a restart
+    /// cannot hand out an old token again.
+    CounterOnDisk,
+}
+
+impl Protection {
+    pub const ALL: [Protection; 4] =
+        [Protection::None, Protection::IdempotencyKey, Protection::Fencing, Protection::Both];
+
+    /// The word used in links and test ids.
+    pub fn word(self) -> &'static str {
+        match self {
+            Protection::None => "none",
+            Protection::IdempotencyKey => "key",
+            Protection::Fencing => "fence",
+            Protection::Both => "both",
+        }
+    }
+
+    /// The message key of the variant's heading.
+    pub fn heading_key(self) -> &'static str {
+        match self {
+            Protection::None => "compare.none",
+            Protection::IdempotencyKey => "compare.key",
+            Protection::Fencing => "compare.fence",
+            Protection::Both => "compare.both",
+        }
+    }
+
+    fn fenced(self) -> bool {
+        matches!(self, Protection::Fencing | Protection::Both)
+    }
+
+    fn keyed(self) -> bool {
+        matches!(self, Protection::IdempotencyKey | Protection::Both)
+    }
+
+    /// The scenario rewritten for this variant, and what the rewrite changed (only what
+    /// actually differs from the scenario as written).
+    pub fn apply(self, original: &Scenario) -> (Scenario, Vec<Change>) {
+        let mut s = original.clone();
+        let mut changes = Vec::new();
+        let mut note = |changed: bool, change: Change| {
+            if changed && !changes.contains(&change) {
+                changes.push(change);
+            }
+        };
+        if self.fenced() {
+            note(make_tokens_trustworthy(&mut s), Change::TokenFromScript);
+            if s.redis.topology == Topology::Redlock && s.tokens != TokenSource::PgSequence {
+                s.tokens = TokenSource::PgSequence;
+                note(true, Change::TokenFromSequence);
+            }
+            let durable = s.tokens == TokenSource::RedisIncr
+                && s.redis.persistence != Persistence::AofAlways
+                && s.faults
+                    .iter()
+                    .any(|f| matches!(f, crate::sim::scenario::Fault::CrashNode { .. }));
+            if durable {
+                s.redis.persistence = Persistence::AofAlways;
+            }
+            note(durable, Change::CounterOnDisk);
+            note(s.sql.guard != Guard::Lt, Change::WritesFenced);
+            s.sql.guard = Guard::Lt;
+        } else {
+            note(s.sql.guard != Guard::None, Change::WritesUnfenced);
+            s.sql.guard = Guard::None;
+        }
+        let key = if self.keyed() { KeyStrategy::PerOrder } else { KeyStrategy::None };
+        for worker in &mut s.workers {
+            for steps in [&mut worker.program, &mut worker.on_rejected] {
+                for step in steps.iter_mut() {
+                    match step {
+                        Step::Write { how, .. } => {
+                            let wanted =
+                                if self.fenced() { WriteHow::Fenced } else { WriteHow::Unfenced };
+                            let change = if self.fenced() {
+                                Change::WritesFenced
+                            } else {
+                                Change::WritesUnfenced
+                            };
+                            note(*how != wanted, change);
+                            *how = wanted;
+                        }
+                        Step::Charge { key: current, .. } => {
+                            let change =
+                                if self.keyed() { Change::KeyPerOrder } else { Change::NoKey };
+                            note(*current != key, change);
+                            *current = key;
+                        }
+                        Step::PutObject { if_match } if self == Protection::None => {
+                            note(*if_match, Change::PutUnconditional);
+                            *if_match = false;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        (s, changes)
+    }
+}
+
+impl Change {
+    /// The message key of the change's phrase.
+    pub fn key(self) -> &'static str {
+        match self {
+            Change::WritesUnfenced => "compare.change.unfenced",
+            Change::WritesFenced => "compare.change.fenced",
+            Change::NoKey => "compare.change.no_key",
+            Change::KeyPerOrder => "compare.change.key",
+            Change::PutUnconditional => "compare.change.put",
+            Change::TokenFromScript => "compare.change.script",
+            Change::TokenFromSequence => "compare.change.sequence",
+            Change::CounterOnDisk => "compare.change.aof",
+        }
+    }
+
+    /// Every change, for the check that each has a message.
+    pub const ALL: [Change; 8] = [
+        Change::WritesUnfenced,
+        Change::WritesFenced,
+        Change::NoKey,
+        Change::KeyPerOrder,
+        Change::PutUnconditional,
+        Change::TokenFromScript,
+        Change::TokenFromSequence,
+        Change::CounterOnDisk,
+    ];
+}
+
+/// Makes every grant carry an ordered token in its own step: a UUID or a separate draw
+/// becomes the acquire script's `INCR`, and SET-then-INCR or INCR-then-SET becomes the
+/// script. Returns whether anything changed. Redlock and a consensus lock keep theirs.
+fn make_tokens_trustworthy(s: &mut Scenario) -> bool {
+    let mut changed = false;
+    if s.redis.topology != Topology::Redlock
+        && matches!(s.tokens, TokenSource::Uuid | TokenSource::PgSequence | TokenSource::None)
+    {
+        s.tokens = TokenSource::RedisIncr;
+        changed = true;
+    }
+    for worker in &mut s.workers {
+        for steps in [&mut worker.program, &mut worker.on_rejected] {
+            for step in steps.iter_mut() {
+                if let Step::Acquire { how, .. } = step
+                    && matches!(how, AcquireHow::SetThenIncr | AcquireHow::IncrThenSet)
+                {
+                    *how = AcquireHow::Script;
+                    changed = true;
+                }
+            }
+        }
+    }
+    changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Change, Protection};
+    use crate::catalogue;
+
+    #[test]
+    fn a_variant_lists_only_what_it_changed() {
+        let scenario = catalogue::find("gc-pause-fenced").expect("built-in");
+        let (_, changes) = Protection::Fencing.apply(&scenario);
+        assert!(changes.is_empty(), "{changes:?}");
+        let (fork, changes) = Protection::None.apply(&scenario);
+        assert_eq!(changes, [Change::WritesUnfenced]);
+        assert_eq!(fork.sql.guard, crate::sim::scenario::Guard::None);
+        let uuid = catalogue::find("uuid-as-token").expect("built-in");
+        let (fork, changes) = Protection::Fencing.apply(&uuid);
+        assert_eq!(fork.tokens, crate::sim::scenario::TokenSource::RedisIncr);
+        assert!(changes.contains(&Change::TokenFromScript), "{changes:?}");
+    }
+}
