@@ -2,10 +2,17 @@
 //! without the whitespace between JSON tokens, for `catalogue::builtin` and `i18n` to
 //! compile in, and splits the English messages in two: the lab page's (keys starting with
 //! `sandbox.`, `explore.` or `compare.`, in `en-lab.json`) and the rest (`en-main.json`),
+//! lists the built-ins in the order of `static/scenarios/curriculum.txt` (`builtin_files.rs`)
+//! and writes their catalogue index (`index.json`: what the home page's cards show),
 //! so the main page carries only its own. The files in `static/` stay as written for the
 //! course authors and translators who read them. Touches nothing outside `OUT_DIR`.
 
 use std::path::Path;
+
+// The crate's own JSON reader and writer (plain std Rust), shared rather than copied.
+#[allow(dead_code, unreachable_pub)]
+#[path = "src/json.rs"]
+mod json;
 
 fn main() {
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR for build scripts");
@@ -24,16 +31,32 @@ fn main() {
     }
     let source = Path::new("static/scenarios");
     println!("cargo::rerun-if-changed={}", source.display());
-    let entries = std::fs::read_dir(source).expect("static/scenarios exists");
-    for entry in entries {
-        let path = entry.expect("a readable directory entry").path();
-        if path.extension().is_some_and(|e| e == "json") {
-            let text = std::fs::read_to_string(&path).expect("a scenario file is UTF-8 text");
-            let name = path.file_name().expect("a file has a name");
-            std::fs::write(target.join(name), strip_whitespace(&text))
-                .expect("OUT_DIR is writable");
+    let curriculum = source.join("curriculum.txt");
+    let order = std::fs::read_to_string(&curriculum).expect("static/scenarios/curriculum.txt");
+    let ids: Vec<&str> =
+        order.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let mut files = String::from("/// The JSON text of each built-in, in curriculum order.\n");
+    files.push_str("pub const FILES: &[(&str, &str)] = &[\n");
+    let mut index = Vec::new();
+    for id in &ids {
+        let path = source.join(format!("{id}.json"));
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{} (listed in curriculum.txt): {e}", path.display()));
+        let compact = strip_whitespace(&text);
+        std::fs::write(target.join(format!("{id}.json")), &compact).expect("OUT_DIR is writable");
+        files.push_str(&format!(
+            "    (\"{id}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/scenarios/{id}.json\"))),\n"
+        ));
+        // A file that does not parse gets no card; the native tests name the problem.
+        if let Ok(root) = json::parse(&compact) {
+            index.push(index_entry(&root));
         }
     }
+    files.push_str("];\n");
+    std::fs::write(Path::new(&out_dir).join("builtin_files.rs"), files)
+        .expect("OUT_DIR is writable");
+    std::fs::write(Path::new(&out_dir).join("index.json"), json::Out::Arr(index).compact())
+        .expect("OUT_DIR is writable");
 }
 
 /// The message keys only the lab page's views use (see `i18n::EN_LAB`).
@@ -96,4 +119,40 @@ fn strip_whitespace(json: &str) -> String {
         }
     }
     out
+}
+
+/// One card of the catalogue index: what the home page shows of a scenario without
+/// carrying (or parsing) the whole lesson.
+fn index_entry(root: &json::Node) -> json::Out {
+    let text = |node: &json::Node, key: &str| -> String {
+        match &node.value {
+            json::Value::Object(members) => members
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, v)| match &v.value {
+                    json::Value::String(s) => Some(s.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default(),
+            _ => String::new(),
+        }
+    };
+    let expect = match &root.value {
+        json::Value::Object(members) => members.iter().find(|(k, _)| k == "expect").map(|(_, v)| v),
+        _ => None,
+    };
+    let bad = expect.is_some_and(|e| match &e.value {
+        json::Value::Object(members) => members.iter().any(|(k, v)| {
+            k == "violations" && matches!(&v.value, json::Value::Array(items) if !items.is_empty())
+        }),
+        _ => false,
+    });
+    json::Out::Obj(vec![
+        ("id", json::Out::Str(text(root, "id"))),
+        ("title", json::Out::Str(text(root, "title"))),
+        ("chapter", json::Out::Str(text(root, "chapter"))),
+        ("goal", json::Out::Str(text(root, "goal"))),
+        ("badge", json::Out::Str(expect.map(|e| text(e, "badge")).unwrap_or_default())),
+        ("bad", json::Out::Bool(bad)),
+    ])
 }

@@ -43,6 +43,9 @@ pub enum View {
     Custom { payload: Payload },
     /// `#/compare/<id>`
     Compare { id: String },
+    /// `#/export/<id>` (with the player's what-if parameters): the run's JSON and Mermaid
+    /// downloads, on the lab page so the main page does not carry the exporters.
+    Export { id: String },
     /// `#/quiz`
     Quiz,
     /// `#/sandbox`
@@ -83,6 +86,7 @@ impl View {
         match self {
             View::Quiz
             | View::Compare { .. }
+            | View::Export { .. }
             | View::Sandbox
             | View::Explore
             | View::Custom { .. } => Page::Lab,
@@ -170,6 +174,7 @@ impl Link {
             (["s"], Some(payload)) => View::Custom { payload },
             (["s", id], None) if is_scenario_id(id) => View::Scenario { id: (*id).to_owned() },
             (["compare", id], None) if is_scenario_id(id) => View::Compare { id: (*id).to_owned() },
+            (["export", id], None) if is_scenario_id(id) => View::Export { id: (*id).to_owned() },
             (["quiz"], None) => View::Quiz,
             (["sandbox"], None) => View::Sandbox,
             (["explore"], None) => View::Explore,
@@ -198,6 +203,7 @@ impl Link {
                 ("/s".to_owned(), vec![("sz".into(), base64url_encode(bytes))])
             }
             View::Compare { id } => (format!("/compare/{id}"), Vec::new()),
+            View::Export { id } => (format!("/export/{id}"), Vec::new()),
             View::Quiz => ("/quiz".to_owned(), Vec::new()),
             View::Sandbox => ("/sandbox".to_owned(), Vec::new()),
             View::Explore => ("/explore".to_owned(), Vec::new()),

@@ -14,6 +14,7 @@ fn parses_views() {
     assert_eq!(view("#/"), View::Home);
     assert_eq!(view("#/s/gc-pause-fenced"), View::Scenario { id: "gc-pause-fenced".into() });
     assert_eq!(view("#/compare/a-b"), View::Compare { id: "a-b".into() });
+    assert_eq!(view("#/export/a-b"), View::Export { id: "a-b".into() });
     assert_eq!(view("#/quiz"), View::Quiz);
     assert_eq!(view("#/sandbox"), View::Sandbox);
     assert_eq!(view("#/explore"), View::Explore);

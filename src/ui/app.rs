@@ -13,7 +13,7 @@ use crate::ui::compare::Compare;
 use crate::ui::home::Home;
 use crate::ui::i18n::{I18n, browser_lang, cached, fetch_pack};
 use crate::ui::not_found::{Invalid, NotFound};
-use crate::ui::player::{CustomScenario, PlayerPage};
+use crate::ui::player::{CustomScenario, FetchedPlayer, PlayerPage};
 use crate::ui::quiz::QuizPage;
 
 /// What a bundle renders. Each bundle's `main` mounts `App` with its own `Pages`, so the
@@ -24,6 +24,32 @@ pub trait Pages: 'static {
     const PAGE: Option<Page>;
     /// Renders a view this bundle owns (`App` sends the others to their page first).
     fn render(link: &Link, m: &Messages) -> Html;
+    /// The player of a built-in (`id` is in the catalogue index).
+    fn builtin_player(id: &str, link: &Link) -> Html;
+}
+
+/// The main page's views, with `P` deciding where a built-in lesson comes from.
+fn render_main<P: Pages>(link: &Link, m: &Messages) -> Html {
+    match &link.view {
+        View::Home => html! { <Home /> },
+        View::Invalid { message } => {
+            html! { <><Invalid message={message.clone()} /><Home /></> }
+        }
+        View::Scenario { id } if catalogue::is_builtin(id) => P::builtin_player(id, link),
+        View::Scenario { id } => {
+            html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> }
+        }
+        // The lab's views: `App` sends them to lab.html before rendering.
+        View::Quiz
+        | View::Compare { .. }
+        | View::Export { .. }
+        | View::Sandbox
+        | View::Explore
+        | View::Custom { .. } => Html::default(),
+        View::NotFound { asked } => {
+            html! { <NotFound asked={m.tf("notfound.page", &[("path", &format!("#{asked}"))])} /> }
+        }
+    }
 }
 
 /// `index.html`: the catalogue, the player of the built-ins, their embeds, and the pages
@@ -40,28 +66,12 @@ impl Pages for MainPages {
     const PAGE: Option<Page> = Some(Page::Main);
 
     fn render(link: &Link, m: &Messages) -> Html {
-        match &link.view {
-            View::Home => html! { <Home /> },
-            View::Invalid { message } => {
-                html! { <><Invalid message={message.clone()} /><Home /></> }
-            }
-            View::Scenario { id } => match catalogue::find(id) {
-                // Keyed by id, so opening another scenario starts a fresh player.
-                Some(scenario) => {
-                    html! { <PlayerPage key={id.clone()} scenario={crate::player::ScenarioRef::new(scenario)} link={link.clone()} /> }
-                }
-                None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
-            },
-            // The lab's views: `App` sends them to lab.html before rendering.
-            View::Quiz
-            | View::Compare { .. }
-            | View::Sandbox
-            | View::Explore
-            | View::Custom { .. } => Html::default(),
-            View::NotFound { asked } => {
-                html! { <NotFound asked={m.tf("notfound.page", &[("path", &format!("#{asked}"))])} /> }
-            }
-        }
+        render_main::<Self>(link, m)
+    }
+
+    fn builtin_player(id: &str, link: &Link) -> Html {
+        // Keyed by id, so opening another scenario starts a fresh player.
+        html! { <FetchedPlayer key={id.to_owned()} id={id.to_owned()} link={link.clone()} /> }
     }
 }
 
@@ -74,6 +84,12 @@ impl Pages for LabPages {
                 Some(scenario) => html! { <Compare key={id.clone()} scenario={scenario} /> },
                 None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
             },
+            View::Export { id } => match catalogue::find(id) {
+                Some(scenario) => {
+                    html! { <crate::ui::player::controls::ExportPage key={id.clone()} scenario={scenario} link={link.clone()} /> }
+                }
+                None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
+            },
             View::Quiz => html! { <QuizPage embed={link.embed} origins={link.origins.clone()} /> },
             View::Sandbox => html! { <crate::ui::sandbox::SandboxPage /> },
             View::Explore => html! { <crate::ui::explore::ExplorePage /> },
@@ -84,6 +100,10 @@ impl Pages for LabPages {
             _ => Html::default(),
         }
     }
+
+    fn builtin_player(_: &str, _: &Link) -> Html {
+        Html::default()
+    }
 }
 
 impl Pages for AllPages {
@@ -91,8 +111,18 @@ impl Pages for AllPages {
 
     fn render(link: &Link, m: &Messages) -> Html {
         match link.view.page() {
-            Page::Main => MainPages::render(link, m),
+            Page::Main => render_main::<Self>(link, m),
             Page::Lab => LabPages::render(link, m),
+        }
+    }
+
+    /// The browser tests' bundle has the lessons compiled in (their runner serves no files).
+    fn builtin_player(id: &str, link: &Link) -> Html {
+        match catalogue::find(id) {
+            Some(scenario) => {
+                html! { <PlayerPage key={id.to_owned()} scenario={crate::player::ScenarioRef::new(scenario)} link={link.clone()} /> }
+            }
+            None => Html::default(),
         }
     }
 }

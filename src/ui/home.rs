@@ -9,7 +9,7 @@ use crate::ui::i18n::use_i18n;
 #[component]
 pub(crate) fn Home() -> Html {
     let m = use_i18n();
-    let scenarios = catalogue::all();
+    let scenarios = catalogue::index();
     let mut chapters: Vec<&str> = Vec::new();
     for scenario in &scenarios {
         if !chapters.contains(&scenario.chapter.as_str()) {
@@ -32,9 +32,9 @@ pub(crate) fn Home() -> Html {
                                     <a href={href}>
                                         <h3>{ m.content(&format!("s.{}.title", s.id), &s.title) }</h3>
                                         <p>{ m.content(&format!("s.{}.goal", s.id), &s.goal) }</p>
-                                        if let Some(expect) = &s.expect {
-                                            <span class={classes!("badge", (!expect.violations.is_empty()).then_some("bad"))} data-testid="badge">
-                                                { m.content(&format!("s.{}.badge", s.id), &expect.badge) }
+                                        if !s.badge.is_empty() {
+                                            <span class={classes!("badge", s.bad.then_some("bad"))} data-testid="badge">
+                                                { m.content(&format!("s.{}.badge", s.id), &s.badge) }
                                             </span>
                                         }
                                     </a>

@@ -44,19 +44,7 @@ pub(crate) async fn fetch_pack(lang: Lang) -> Result<Messages, String> {
     if let Some(messages) = cached(lang) {
         return Ok(messages);
     }
-    let window = web_sys::window().ok_or("no window")?;
-    let url = format!("i18n/{}.json", lang.code());
-    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(&url))
-        .await
-        .map_err(|_| format!("could not fetch {url}"))?;
-    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
-    if !response.ok() {
-        return Err(format!("{url}: HTTP {}", response.status()));
-    }
-    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|_| "no body")?)
-        .await
-        .map_err(|_| "no body")?;
-    let text = text.as_string().ok_or("not text")?;
+    let text = fetch_text(&format!("i18n/{}.json", lang.code())).await?;
     install_pack(lang, &text)?;
     cached(lang).ok_or_else(|| "pack vanished".to_owned())
 }
@@ -66,4 +54,20 @@ pub(crate) fn browser_lang() -> Lang {
     web_sys::window()
         .and_then(|w| w.navigator().language())
         .map_or(Lang::En, |tag| Lang::from_browser(&tag))
+}
+
+/// Fetches a text file relative to the page (a language pack, a lesson).
+pub(crate) async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| format!("could not fetch {url}"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|_| "no body")?)
+        .await
+        .map_err(|_| "no body")?;
+    text.as_string().ok_or_else(|| "not text".to_owned())
 }

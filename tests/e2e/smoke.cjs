@@ -40,6 +40,16 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     await page.waitForSelector('[data-testid=player][data-id=gc-pause-fenced]', { timeout: 5000 });
     const rejected = await page.locator('[data-testid=event][data-kind=write-rejected]').count();
     if (rejected !== 1) problems.push(`expected one rejected write in gc-pause-fenced, saw ${rejected}`);
+    // The main page carries only the catalogue index: the lesson came from scenarios/<id>.json.
+    const fetched = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('scenarios/gc-pause-fenced.json')));
+    if (!fetched) problems.push('the lesson was not fetched from scenarios/gc-pause-fenced.json');
+
+    // JSON and Mermaid exports live on the lab page, for the same run.
+    await page.click('[data-testid=export-more]');
+    await page.waitForSelector('[data-testid=export-page] [data-testid=export-json]', { timeout: 15000 });
+    if (!page.url().includes('lab.html#/export/gc-pause-fenced')) problems.push(`the export page opened at ${page.url()}`);
+    await page.goBack();
+    await page.waitForSelector('[data-testid=player][data-id=gc-pause-fenced]', { timeout: 15000 });
 
     // The built page carries a Content-Security-Policy; a violation is a console error above.
     const csp = await page.evaluate(() => document.querySelector('meta[http-equiv=Content-Security-Policy]')?.content || '');

@@ -142,3 +142,33 @@ fn every_builtin_survives_a_write_and_read_round_trip() {
         }
     }
 }
+
+#[test]
+fn the_index_shows_what_each_lesson_says() {
+    // The home page lists the index, not the lessons: it must agree with them card by card.
+    let index = catalogue::index();
+    let all = catalogue::all();
+    assert_eq!(index.len(), all.len());
+    for (entry, scenario) in index.iter().zip(&all) {
+        let expect = scenario.expect.as_ref();
+        assert_eq!(entry.id, scenario.id);
+        assert_eq!(entry.title, scenario.title);
+        assert_eq!(entry.chapter, scenario.chapter);
+        assert_eq!(entry.goal, scenario.goal);
+        assert_eq!(entry.badge, expect.map(|e| e.badge.clone()).unwrap_or_default());
+        assert_eq!(entry.bad, expect.is_some_and(|e| !e.violations.is_empty()), "{}", entry.id);
+    }
+}
+
+#[test]
+fn every_scenario_file_is_in_the_curriculum() {
+    let dir = format!("{}/static/scenarios", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("static/scenarios")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(str::to_owned))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = FILES.iter().map(|(id, _)| (*id).to_owned()).collect();
+    listed.sort();
+    assert_eq!(files, listed, "add new files to static/scenarios/curriculum.txt");
+}

@@ -98,29 +98,35 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
 #[derive(PartialEq, Properties)]
 pub(crate) struct ExportsProps {
     pub(crate) trace: TraceRef,
+    /// The link of the run shown, so the lab's export page can run it again.
+    pub(crate) link: crate::route::Link,
 }
 
-/// Downloads of the timeline (SVG), the trace (JSON, as `fence run --format json`) and a
-/// Mermaid sequence diagram.
+/// Downloads of the run: the timeline as SVG here, the trace (JSON, as `fence run --format
+/// json`) and a Mermaid sequence diagram on the lab's export page (the main page carries no
+/// exporters).
 #[component]
 pub(crate) fn Exports(props: &ExportsProps) -> Html {
     let m = use_i18n();
     let id = props.trace.scenario().id.clone();
-    let json = {
-        let trace = props.trace.clone();
-        let id = id.clone();
-        Callback::from(move |_: MouseEvent| {
-            download(&format!("{id}.json"), "application/json", &crate::export::trace_json(&trace));
-        })
+    let export_link = crate::route::Link {
+        view: crate::route::View::Export { id: id.clone() },
+        t_ms: None,
+        ..props.link.clone()
     };
-    let mermaid = {
-        let trace = props.trace.clone();
-        let id = id.clone();
-        Callback::from(move |_: MouseEvent| {
-            download(&format!("{id}.mmd"), "text/plain", &crate::export::mermaid(&trace))
-        })
-    };
-    let svg = Callback::from(move |_: MouseEvent| {
+    let href = format!("{}{}", crate::route::Page::Lab.path(), export_link.to_hash());
+    html! {
+        <div class="exports" role="group" aria-label={m.t("export.title")}>
+            <span>{ m.t("export.title") }</span>
+            <button onclick={svg_download(id)} data-testid="export-svg">{ "SVG" }</button>
+            <a href={href} data-testid="export-more">{ m.t("export.more") }</a>
+        </div>
+    }
+}
+
+/// Downloads the timeline on the page as an SVG file.
+fn svg_download(id: String) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| {
         let svg = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.query_selector("[data-testid='swimlanes']").ok().flatten())
@@ -128,14 +134,55 @@ pub(crate) fn Exports(props: &ExportsProps) -> Html {
         if let Some(svg) = svg {
             download(&format!("{id}.svg"), "image/svg+xml", &svg);
         }
+    })
+}
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct ExportPageProps {
+    pub(crate) scenario: crate::sim::Scenario,
+    pub(crate) link: crate::route::Link,
+}
+
+/// The lab's export page: the same run as the player's link (what-if included), with its
+/// timeline and every download.
+#[component]
+pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
+    let m = use_i18n();
+    let trace = use_memo((props.scenario.clone(), props.link.whatif.clone()), |(s, w)| {
+        TraceRef::new(crate::sim::run(&w.apply(s)))
     });
+    let trace = (*trace).clone();
+    let id = props.scenario.id.clone();
+    let json = {
+        let trace = trace.clone();
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            download(&format!("{id}.json"), "application/json", &crate::export::trace_json(&trace));
+        })
+    };
+    let mermaid = {
+        let trace = trace.clone();
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            download(&format!("{id}.mmd"), "text/plain", &crate::export::mermaid(&trace))
+        })
+    };
+    let back = crate::route::Link {
+        view: crate::route::View::Scenario { id: id.clone() },
+        ..props.link.clone()
+    };
+    let title = m.content(&format!("s.{id}.title"), &props.scenario.title);
     html! {
-        <div class="exports" role="group" aria-label={m.t("export.title")}>
-            <span>{ m.t("export.title") }</span>
-            <button onclick={svg} data-testid="export-svg">{ "SVG" }</button>
-            <button onclick={json} data-testid="export-json">{ "JSON" }</button>
-            <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>
-        </div>
+        <section class="export-page" data-testid="export-page">
+            <h1>{ m.tf("export.page", &[("title", &title)]) }</h1>
+            <div class="exports" role="group" aria-label={m.t("export.title")}>
+                <button onclick={svg_download(id.clone())} data-testid="export-svg">{ "SVG" }</button>
+                <button onclick={json} data-testid="export-json">{ "JSON" }</button>
+                <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>
+            </div>
+            <crate::ui::player::Swimlanes trace={trace.clone()} cursor={trace.len()} time_ms={trace.end_ms()} on_action={Callback::noop()} />
+            <p><a href={format!("{}{}", crate::route::Page::Main.path(), back.to_hash())}>{ m.t("export.back") }</a></p>
+        </section>
     }
 }
 

@@ -201,7 +201,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 <aside class="side">
                     <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
                     <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
-                    <controls::Exports trace={player.trace.clone()} />
+                    <controls::Exports trace={player.trace.clone()} link={props.link.clone()} />
                     if !embed {
                         <p><a href={Link::to(crate::route::View::Compare { id: id.clone() }).to_hash()}>{ m.t("player.compare") }</a></p>
                     }
@@ -249,5 +249,62 @@ pub(crate) fn CustomScenario(props: &CustomScenarioProps) -> Html {
         Some(Err(message)) => {
             html! { <><crate::ui::not_found::Invalid message={message.clone()} /><crate::ui::home::Home /></> }
         }
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub(crate) struct FetchedPlayerProps {
+    /// A built-in's id (already checked against the catalogue index).
+    pub(crate) id: String,
+    pub(crate) link: Link,
+}
+
+thread_local! {
+    /// Lessons fetched so far, so going back to one does not fetch it again.
+    static FETCHED: std::cell::RefCell<Vec<crate::player::ScenarioRef>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The main page's player of a built-in: the page carries only the catalogue index, so the
+/// lesson is fetched from `scenarios/<id>.json` next to the page when it is opened.
+#[component]
+pub(crate) fn FetchedPlayer(props: &FetchedPlayerProps) -> Html {
+    let m = use_i18n();
+    let id = crate::catalogue::RENAMED
+        .iter()
+        .find(|(old, _)| *old == props.id)
+        .map_or(props.id.clone(), |(_, new)| (*new).to_owned());
+    let cached = FETCHED.with(|f| f.borrow().iter().find(|s| s.id == id).cloned());
+    let loaded = use_state(|| None::<Result<crate::player::ScenarioRef, String>>);
+    {
+        let loaded = loaded.clone();
+        use_effect_with((id.clone(), cached.is_some()), move |(id, cached)| {
+            if !*cached {
+                let id = id.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let url = format!("scenarios/{id}.json");
+                    let result = crate::ui::i18n::fetch_text(&url).await.and_then(|text| {
+                        crate::catalogue::load::parse_scenario(&text).map_err(|e| format!("{url}: {e}"))
+                    });
+                    let result = result.map(|s| {
+                        let s = crate::player::ScenarioRef::new(s);
+                        FETCHED.with(|f| f.borrow_mut().push(s.clone()));
+                        s
+                    });
+                    loaded.set(Some(result));
+                });
+            }
+            || ()
+        });
+    }
+    let scenario = cached.map(Ok).or_else(|| (*loaded).clone().filter(|r| r.as_ref().map_or(true, |s| s.id == id)));
+    match scenario {
+        Some(Ok(scenario)) => {
+            html! { <PlayerPage key={id} scenario={scenario} link={props.link.clone()} /> }
+        }
+        Some(Err(why)) => html! {
+            <p class="error" data-testid="load-error" role="alert">{ m.tf("player.load_failed", &[("why", &why)]) }</p>
+        },
+        None => html! { <p class="loading" data-testid="loading">{ m.t("loading") }</p> },
     }
 }
