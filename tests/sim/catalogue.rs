@@ -165,7 +165,9 @@ fn every_scenario_file_is_in_the_curriculum() {
     let dir = format!("{}/static/scenarios", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .expect("static/scenarios")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(str::to_owned))
+        .filter_map(|e| {
+            e.ok()?.file_name().into_string().ok()?.strip_suffix(".json").map(str::to_owned)
+        })
         .collect();
     files.sort();
     let mut listed: Vec<String> = FILES.iter().map(|(id, _)| (*id).to_owned()).collect();

@@ -284,7 +284,8 @@ pub(crate) fn FetchedPlayer(props: &FetchedPlayerProps) -> Html {
                 wasm_bindgen_futures::spawn_local(async move {
                     let url = format!("scenarios/{id}.json");
                     let result = crate::ui::i18n::fetch_text(&url).await.and_then(|text| {
-                        crate::catalogue::load::parse_scenario(&text).map_err(|e| format!("{url}: {e}"))
+                        crate::catalogue::load::parse_scenario(&text)
+                            .map_err(|e| format!("{url}: {e}"))
                     });
                     let result = result.map(|s| {
                         let s = crate::player::ScenarioRef::new(s);
@@ -297,7 +298,9 @@ pub(crate) fn FetchedPlayer(props: &FetchedPlayerProps) -> Html {
             || ()
         });
     }
-    let scenario = cached.map(Ok).or_else(|| (*loaded).clone().filter(|r| r.as_ref().map_or(true, |s| s.id == id)));
+    let scenario = cached
+        .map(Ok)
+        .or_else(|| (*loaded).clone().filter(|r| r.as_ref().map_or(true, |s| s.id == id)));
     match scenario {
         Some(Ok(scenario)) => {
             html! { <PlayerPage key={id} scenario={scenario} link={props.link.clone()} /> }
