@@ -440,5 +440,7 @@ fn write_string(text: &str, out: &mut String) {
     out.push('"');
 }
 
+// The path is spelled out because build.rs includes this file as a module too.
 #[cfg(test)]
+#[path = "json/tests.rs"]
 mod tests;
