@@ -114,7 +114,8 @@ impl Protection {
             for steps in [&mut worker.program, &mut worker.on_rejected] {
                 for step in steps.iter_mut() {
                     match step {
-                        Step::Write { how, .. } => {
+                        // A set-state write is idempotent by itself: no variant needs to change it.
+                        Step::Write { how, .. } if *how != WriteHow::SetState => {
                             let wanted =
                                 if self.fenced() { WriteHow::Fenced } else { WriteHow::Unfenced };
                             let change = if self.fenced() {

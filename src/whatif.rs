@@ -157,7 +157,10 @@ impl WhatIf {
                 }
                 // A fence guard only fences writes that carry the token: turning it on makes
                 // every write send its token (an unfenced write would ignore the guard).
-                Step::Write { how, .. } if matches!(self.guard, Some(Guard::Lt | Guard::Le)) => {
+                Step::Write { how, .. }
+                    if matches!(self.guard, Some(Guard::Lt | Guard::Le))
+                        && *how != crate::sim::scenario::WriteHow::SetState =>
+                {
                     *how = crate::sim::scenario::WriteHow::Fenced;
                 }
                 _ => {}

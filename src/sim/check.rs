@@ -94,6 +94,9 @@ pub struct WriteFact<'a> {
     /// Whether the row's status was `paid` before this write.
     pub was_paid: bool,
     pub status_after: &'a str,
+    /// Whether an accepted write changed the row at all (setting a value it already
+    /// holds changes nothing, so it cannot be a stale write's damage).
+    pub changed: bool,
     pub event: u32,
     pub at_ms: u64,
     pub last_fence: i64,
@@ -249,7 +252,7 @@ impl Checker {
             findings.push(violation(Property::NoStaleAccept, note, vec![max_event, fact.event]));
         }
         let stale_by_lease = match (fact.lease, self.accepted_newest_lease) {
-            (Some(seq), Some((newest, newest_event))) if seq < newest => {
+            (Some(seq), Some((newest, newest_event))) if seq < newest && fact.changed => {
                 Some((newest, newest_event))
             }
             _ => None,

@@ -342,6 +342,7 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
     ("sim.finished", "program finished"),
     ("sim.fenced_off", "stopped: fenced off"),
     ("sim.gave_up", "gave up"),
+    ("sim.already_done", "stopped: the order was already processed"),
     ("sim.gave_up_busy", "gave up: lock busy"),
     ("sim.gave_up_failed", "gave up: the acquire script failed"),
     ("sim.gave_up_lost", "gave up after a lost reply"),

@@ -376,6 +376,9 @@ pub enum WriteHow {
     Unchecked,
     /// No token, no guard.
     Unfenced,
+    /// Sets the status to a fixed value and nothing else: no token, no guard, no
+    /// `updated_by` (an operation that is idempotent by itself, such as a cancellation).
+    SetState,
 }
 
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]

@@ -186,6 +186,7 @@ const WRITES: &[(&str, WriteHow)] = &[
     ("fenced", WriteHow::Fenced),
     ("unchecked", WriteHow::Unchecked),
     ("unfenced", WriteHow::Unfenced),
+    ("set-state", WriteHow::SetState),
 ];
 const KEYS: &[(&str, KeyStrategy)] = &[
     ("none", KeyStrategy::None),

@@ -2,6 +2,7 @@
 //! transactions. It never talks to Redis.
 
 use super::World;
+use super::worker::Rejection;
 use crate::sim::check::{WriteFact, secs};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::scenario::{Compare, Guard, StatusCheck, WriteHow};
@@ -77,6 +78,12 @@ impl<'s> World<'s> {
         let matched = fence_ok && status_ok;
         let last_fence = row.last_fence;
         let was_paid = row.status == "paid";
+        // A set-state write records no writer: it only sets the status.
+        let writer = (how != WriteHow::SetState).then_some(name);
+        let changed = matched
+            && (row.status != status
+                || token.is_some_and(|t| t != row.last_fence)
+                || writer.is_some_and(|n| n != row.updated_by));
         let tokens = self.scenario.tokens;
         let command = self.text(|| {
             update_text(
@@ -85,7 +92,7 @@ impl<'s> World<'s> {
                 required_status,
                 status,
                 token.map(|t| token_sql(tokens, t)),
-                name,
+                writer,
             )
         });
         let rows = u32::from(matched);
@@ -94,7 +101,7 @@ impl<'s> World<'s> {
             false => self.rejection_why(w, token, fence_ok, required_status),
         };
         if matched {
-            self.update_row(w, in_txn, status, token);
+            self.update_row(w, in_txn, status, token, writer.is_some());
         }
         let mut causes: Vec<u32> = grant_event.into_iter().collect();
         if !matched {
@@ -119,6 +126,7 @@ impl<'s> World<'s> {
             accepted: matched,
             was_paid,
             status_after: status,
+            changed,
             event,
             at_ms: self.state.now_ms,
             last_fence,
@@ -128,10 +136,10 @@ impl<'s> World<'s> {
         if self.reply_lost(w) {
             return self.after_lost_reply(w);
         }
-        if matched {
-            self.advance_after(w, 0, false);
-        } else {
-            self.fenced_off(w);
+        match (matched, fence_ok) {
+            (true, _) => self.advance_after(w, 0, false),
+            (false, true) => self.rejected(w, Rejection::Status),
+            (false, false) => self.rejected(w, Rejection::Fence),
         }
     }
 
@@ -142,13 +150,20 @@ impl<'s> World<'s> {
         match how {
             WriteHow::Fenced => (token, self.scenario.sql.guard, self.scenario.sql.status_check),
             WriteHow::Unchecked => (token, Guard::None, StatusCheck::Off),
-            WriteHow::Unfenced => (None, Guard::None, StatusCheck::Off),
+            WriteHow::Unfenced | WriteHow::SetState => (None, Guard::None, StatusCheck::Off),
         }
     }
 
     /// Applies a matched UPDATE. Outside a transaction the row changes in place (its
     /// strings keep their buffers); inside one the change stays private until COMMIT.
-    fn update_row(&mut self, w: u8, in_txn: bool, status: &str, token: Option<i64>) {
+    fn update_row(
+        &mut self,
+        w: u8,
+        in_txn: bool,
+        status: &str,
+        token: Option<i64>,
+        record_writer: bool,
+    ) {
         let name = self.name(w);
         let target = if in_txn {
             let copy = self.order_row_for(w).clone();
@@ -162,8 +177,10 @@ impl<'s> World<'s> {
         if let Some(t) = token {
             target.last_fence = t;
         }
-        target.updated_by.clear();
-        target.updated_by.push_str(name);
+        if record_writer {
+            target.updated_by.clear();
+            target.updated_by.push_str(name);
+        }
     }
 
     /// Why a write matched no row, in the learner's words (the fence or the status).
@@ -316,7 +333,7 @@ fn update_text(
     required_status: Option<&str>,
     status: &str,
     token: Option<String>,
-    name: &str,
+    writer: Option<&str>,
 ) -> String {
     use std::fmt::Write as _;
     // One buffer; writing into a String cannot fail.
@@ -325,7 +342,10 @@ fn update_text(
     if let Some(t) = &token {
         let _ = write!(text, ", last_fence = {t}");
     }
-    let _ = write!(text, ", updated_by = '{name}' WHERE id = {}", row.id);
+    if let Some(name) = writer {
+        let _ = write!(text, ", updated_by = '{name}'");
+    }
+    let _ = write!(text, " WHERE id = {}", row.id);
     if let Some(required) = required_status {
         let _ = write!(text, " AND status = '{required}'");
     }

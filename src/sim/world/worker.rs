@@ -7,6 +7,14 @@ use crate::sim::event::{Actor, EventKind};
 use crate::sim::scenario::Step;
 use crate::sim::state::{Activity, Phase, Watchdog};
 
+/// Why a write matched no row: its token failed the fence, or the row's status was not the
+/// one required (the work was already done).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(super) enum Rejection {
+    Fence,
+    Status,
+}
+
 impl<'s> World<'s> {
     pub(super) fn steps(&self, w: u8) -> &'s [Step] {
         let setup = &self.scenario.workers[usize::from(w)];
@@ -122,6 +130,11 @@ impl<'s> World<'s> {
 
     /// After a fenced-off write (or failed check): run `on_rejected`, or stop.
     pub(super) fn fenced_off(&mut self, w: u8) {
+        self.rejected(w, Rejection::Fence);
+    }
+
+    /// After a write that matched no row: run `on_rejected`, or stop saying why.
+    pub(super) fn rejected(&mut self, w: u8, why: Rejection) {
         self.set_belief(w, None);
         let has_handler = !self.scenario.workers[usize::from(w)].on_rejected.is_empty();
         let ws = &mut self.state.workers[usize::from(w)];
@@ -133,7 +146,11 @@ impl<'s> World<'s> {
             let now = self.state.now_ms;
             self.schedule_step(w, now, false);
         } else {
-            self.finish(w, "sim.fenced_off");
+            let note = match why {
+                Rejection::Fence => "sim.fenced_off",
+                Rejection::Status => "sim.already_done",
+            };
+            self.finish(w, note);
         }
     }
 
