@@ -130,7 +130,7 @@ async fn a_word_field_offers_only_the_words_the_format_accepts() {
         .unwrap(),
     )
     .unwrap();
-    assert_eq!(select.length(), 3, "fenced, unchecked, unfenced");
+    assert_eq!(select.length(), 4, "fenced, unchecked, unfenced, set-state");
     select.set_value("unfenced");
     crate::support::fire(&select, "change").await;
     let json: web_sys::HtmlTextAreaElement =
