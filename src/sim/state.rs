@@ -140,7 +140,7 @@ pub struct Lease {
     pub seq: u32,
     /// The lock's value for this acquisition (see [`lock_value`]): what release and renew
     /// compare, so that no other acquisition, even the same worker's, can touch it.
-    pub value: String,
+    pub value: std::rc::Rc<str>,
     pub token: Option<i64>,
     pub ttl_ms: u64,
     /// The event that granted it.
@@ -162,13 +162,14 @@ pub struct WriteGuard {
 
 /// The lock value of one acquisition: the worker's name (for people) and 12 hex digits
 /// drawn from the seed (for Redis), as `A-3f9c21d07b44`. Real clients use a UUID; the name
-/// is kept in front so a learner can tell who holds the lock.
-pub fn lock_value(worker: &str, hex12: &str) -> String {
+/// is kept in front so a learner can tell who holds the lock. Shared (`Rc`), because the
+/// lease, the client and every request of the acquisition carry the same value.
+pub fn lock_value(worker: &str, hex12: &str) -> std::rc::Rc<str> {
     let mut value = String::with_capacity(worker.len() + 1 + hex12.len());
     value.push_str(worker);
     value.push('-');
     value.push_str(hex12);
-    value
+    std::rc::Rc::from(value)
 }
 
 /// The worker a lock value was made for (the text before `-` and 12 hex digits); any other

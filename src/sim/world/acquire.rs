@@ -41,7 +41,7 @@ impl<'s> World<'s> {
         }
         let lease = Lease {
             seq,
-            value: self.runtime[usize::from(w)].lock_value.clone(),
+            value: std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value),
             token,
             ttl_ms,
             granted_by: event,
@@ -140,8 +140,8 @@ impl<'s> World<'s> {
     fn acquire_script(&mut self, w: u8, attempt: &Attempt) {
         let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
         let scenario: &'s Scenario = self.scenario;
-        let value = self.runtime[usize::from(w)].lock_value.clone();
-        let value = value.as_str();
+        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+        let value = &*value;
         let lock_key = scenario.redis.lock_key.as_str();
         let fence_key = scenario.redis.fence_key.as_str();
         let mut ttl_digits = [0u8; 20];
@@ -237,8 +237,8 @@ impl<'s> World<'s> {
     ) {
         let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
         let scenario: &'s Scenario = self.scenario;
-        let value = self.runtime[usize::from(w)].lock_value.clone();
-        let value = value.as_str();
+        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+        let value = &*value;
         let lock_key = scenario.redis.lock_key.as_str();
         let mut ttl_digits = [0u8; 20];
         let ttl_text = decimal(ttl_ms, &mut ttl_digits);
@@ -401,7 +401,7 @@ impl<'s> World<'s> {
                 Vec::new(),
             );
             // Redlock unlocks every node it locked before trying again.
-            let value = self.runtime[usize::from(w)].lock_value.clone();
+            let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
             let lock = [self.scenario.redis.lock_key.clone()];
             for n in ok_nodes {
                 self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&value));
@@ -414,8 +414,8 @@ impl<'s> World<'s> {
     fn redlock_node(&mut self, w: u8, n: u8, ttl_ms: u64) -> bool {
         let now = self.state.now_ms;
         let scenario: &'s Scenario = self.scenario;
-        let value = self.runtime[usize::from(w)].lock_value.clone();
-        let value = value.as_str();
+        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+        let value = &*value;
         let lock_key = scenario.redis.lock_key.as_str();
         let ttl_text = ttl_ms.to_string();
         let node_name = self.state.nodes[usize::from(n)].name.clone();

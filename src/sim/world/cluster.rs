@@ -81,7 +81,7 @@ impl<'s> World<'s> {
             .workers
             .iter()
             .filter_map(|w| w.lease.as_ref())
-            .filter(|lease| lease.value == value)
+            .filter(|lease| &*lease.value == value)
             .max_by_key(|lease| lease.seq)
             .map(|lease| lease.granted_by)
     }

@@ -24,8 +24,8 @@ impl<'s> World<'s> {
         };
         let scenario: &'s Scenario = self.scenario;
         let name = self.name(w);
-        let value = self.runtime[usize::from(w)].lock_value.clone();
-        let value = value.as_str();
+        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+        let value = &*value;
         let lock_key = scenario.redis.lock_key.as_str();
         // Only another acquisition's lock matters (the checker's owner-only finding).
         let foreign_holder =
@@ -64,7 +64,7 @@ impl<'s> World<'s> {
     /// Redlock's release: the check-and-delete script on every reachable node. The requests
     /// are independent; the model shows them as one event.
     pub(super) fn release_everywhere(&mut self, w: u8) {
-        let name = self.runtime[usize::from(w)].lock_value.clone();
+        let name: String = self.runtime[usize::from(w)].lock_value.to_string();
         let lock = [self.scenario.redis.lock_key.clone()];
         let mut deleted = 0;
         let mut reached = 0;
@@ -131,7 +131,7 @@ impl<'s> World<'s> {
             }
         };
         let name = ws.name.clone();
-        let value = self.runtime[usize::from(w)].lock_value.clone();
+        let value: String = self.runtime[usize::from(w)].lock_value.to_string();
         let lock_key = self.scenario.redis.lock_key.clone();
         let ttl_text = ttl_ms.to_string();
         let holder = self.lock_holder(n).map(str::to_owned);

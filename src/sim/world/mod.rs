@@ -129,7 +129,7 @@ struct Runtime {
     write_offset: u64,
     /// The value this worker's client sends with its lock commands: drawn when an acquire
     /// step starts, kept across its retries (as redis-py's `Lock` keeps its token).
-    lock_value: String,
+    lock_value: std::rc::Rc<str>,
     /// The hang's start time, for the hung-watchdog warning.
     hung_since_ms: Option<u64>,
     /// Lease granted on the server while its reply was lost (the worker does not know).

@@ -161,7 +161,7 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
             None => m.t("belief.none"),
         };
         // Values name one acquisition: the worker's own older lock is not the one it holds.
-        let own_value = w.lease.as_ref().map(|lease| lease.value.as_str());
+        let own_value = w.lease.as_ref().map(|lease| &*lease.value);
         let truth = match (&truth_holder, state.primary) {
             (Some(h), _) if Some(h.as_str()) == own_value => m.t("truth.self"),
             (Some(h), _) => m.tf("truth.other", &[("name", h)]),
