@@ -304,3 +304,23 @@ fn every_acquisition_carries_its_own_lock_value_and_release_sends_it_back() {
         assert!(seen.len() >= grants.min(1), "{}: no value seen", scenario.id);
     }
 }
+
+#[test]
+fn an_event_frame_shows_its_own_consequences() {
+    // The inspector reads the frame after each event: at a grant the new holder already
+    // holds its lease and token, at a release the worker no longer believes it holds it.
+    let trace = sim::run(&builtin("gc-pause-fenced"));
+    let index = |tag: &str, actor: &str| {
+        trace
+            .events()
+            .iter()
+            .position(|e| e.kind.tag() == tag && trace.actor_name(e.actor) == actor)
+            .expect("the event")
+    };
+    let granted = trace.state_at(index("granted", "B") + 1);
+    let b = &granted.workers[1];
+    assert_eq!(b.lease.as_ref().and_then(|l| l.token), Some(34));
+    assert_eq!(b.belief.as_ref().and_then(|belief| belief.token), Some(34));
+    let released = trace.state_at(index("released", "B") + 1);
+    assert!(released.workers[1].belief.is_none(), "B still believes after its release");
+}

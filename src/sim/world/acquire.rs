@@ -21,30 +21,17 @@ struct Attempt {
 }
 
 impl<'s> World<'s> {
-    /// Records a grant. `drawn` is the token with the counter's high-water mark if the
-    /// draw went backwards (see [`World::note_draw`]).
-    pub(super) fn new_lease(
-        &mut self,
-        w: u8,
-        ttl_ms: u64,
-        drawn: Option<(i64, Option<i64>)>,
-        event: u32,
-        known: bool,
-    ) -> u32 {
+    /// Records the lease of a grant about to be emitted as the next event, so the event's
+    /// frame already shows who holds what (a worker whose reply was lost does not know it).
+    pub(super) fn take_lease(&mut self, w: u8, ttl_ms: u64, token: Option<i64>, known: bool) -> u32 {
         self.lease_seq += 1;
         let seq = self.lease_seq;
-        self.checker.on_grant(seq, w, event, self.state.now_ms);
-        let token = drawn.map(|(token, _)| token);
-        if let Some((token, reset)) = drawn {
-            let findings = self.checker.on_token(seq, token, reset, &self.names);
-            self.record_findings(findings);
-        }
         let lease = Lease {
             seq,
             value: std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value),
             token,
             ttl_ms,
-            granted_by: event,
+            granted_by: self.next_event_id(),
         };
         if known {
             self.state.workers[usize::from(w)].lease = Some(lease);
@@ -53,11 +40,29 @@ impl<'s> World<'s> {
                 until_ms: self.state.now_ms.saturating_add(ttl_ms),
                 token,
             };
-            self.set_belief(w, Some(belief));
+            self.set_belief_quiet(w, Some(belief));
         } else {
             self.runtime[usize::from(w)].unknown_lease = Some(seq);
         }
         seq
+    }
+
+    /// What follows a grant's event: the checker learns of it and its token (`drawn`, with
+    /// the counter's high-water mark if the draw went backwards, see [`World::note_draw`]),
+    /// and a second believer is an overlap.
+    pub(super) fn after_grant(
+        &mut self,
+        w: u8,
+        seq: u32,
+        drawn: Option<(i64, Option<i64>)>,
+        event: u32,
+    ) {
+        self.checker.on_grant(seq, w, event, self.state.now_ms);
+        if let Some((token, reset)) = drawn {
+            let findings = self.checker.on_token(seq, token, reset, &self.names);
+            self.record_findings(findings);
+        }
+        self.check_overlap();
     }
 
     /// Draws the value this acquisition's lock commands carry (see [`lock_value`]).
@@ -177,6 +182,7 @@ impl<'s> World<'s> {
                     Some(Reply::Int(t)) => Some(*t),
                     _ => None,
                 };
+                let seq = self.take_lease(w, ttl_ms, token, !lost);
                 let event = self.emit(
                     Actor::Worker(w),
                     EventKind::Granted { token },
@@ -185,7 +191,7 @@ impl<'s> World<'s> {
                     Vec::new(),
                 );
                 let drawn = token.map(|t| (t, self.note_draw(t)));
-                self.new_lease(w, ttl_ms, drawn, event, !lost);
+                self.after_grant(w, seq, drawn, event);
                 if lost {
                     return self.after_lost_reply(w);
                 }
@@ -260,9 +266,10 @@ impl<'s> World<'s> {
         }
         let token = drawn.map(|(token, _)| token);
         let kind = if draws_later { EventKind::LockSet } else { EventKind::Granted { token } };
+        let seq = self.take_lease(w, ttl_ms, token, true);
         let event =
             self.emit(Actor::Worker(w), kind, command, self.text(|| reply.to_inline()), Vec::new());
-        self.new_lease(w, ttl_ms, drawn, event, true);
+        self.after_grant(w, seq, drawn, event);
         if draws_later {
             self.runtime[usize::from(w)].pending_step = Pending::DrawToken;
             let at_ms = self.state.now_ms.saturating_add(ROUND_TRIP_MS);
@@ -375,6 +382,11 @@ impl<'s> World<'s> {
         let command = format!("majority {oks}/{n_nodes} in {elapsed_ms} ms");
         if oks >= majority && elapsed_ms < ttl_ms {
             let validity_ms = ttl_ms - elapsed_ms;
+            let seq = self.take_lease(w, validity_ms, None, true);
+            if let Some(belief) = self.state.workers[usize::from(w)].belief.as_mut() {
+                belief.since_ms = start;
+                belief.until_ms = start.saturating_add(validity_ms);
+            }
             let event = self.emit(
                 Actor::Worker(w),
                 EventKind::Granted { token: None },
@@ -382,11 +394,7 @@ impl<'s> World<'s> {
                 format!("locked, valid {} ms", validity_ms),
                 Vec::new(),
             );
-            self.new_lease(w, validity_ms, None, event, true);
-            if let Some(belief) = self.state.workers[usize::from(w)].belief.as_mut() {
-                belief.since_ms = start;
-                belief.until_ms = start.saturating_add(validity_ms);
-            }
+            self.after_grant(w, seq, None, event);
             if matches!(self.scenario.tokens, TokenSource::PgSequence | TokenSource::Uuid) {
                 self.runtime[usize::from(w)].pending_step = Pending::DrawToken;
                 return self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), false);

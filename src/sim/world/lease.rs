@@ -45,6 +45,9 @@ impl<'s> World<'s> {
             }
         };
         let deleted = reply == Reply::Int(1);
+        // The worker stops believing it holds the lock as it releases it: the event's frame
+        // shows that already.
+        self.set_belief(w, None);
         let event = self.emit(
             Actor::Worker(w),
             EventKind::Released { deleted },
@@ -57,7 +60,6 @@ impl<'s> World<'s> {
             let findings = self.checker.on_foreign_touch(name, owner, what, event);
             self.record_findings(findings);
         }
-        self.set_belief(w, None);
         self.advance_after(w, 0, false);
     }
 
@@ -84,6 +86,7 @@ impl<'s> World<'s> {
             self.text(|| command_text(&["EVAL", Script::Release.label(), "1", &lock[0], &name]))
         );
         let reply = format!("deleted on {deleted} of {reached} reachable nodes");
+        self.set_belief(w, None);
         self.emit(
             Actor::Worker(w),
             EventKind::Released { deleted: deleted > 0 },
@@ -91,7 +94,6 @@ impl<'s> World<'s> {
             reply,
             Vec::new(),
         );
-        self.set_belief(w, None);
         self.advance_after(w, 0, false);
     }
 

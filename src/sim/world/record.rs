@@ -153,6 +153,18 @@ impl<'s> World<'s> {
     }
 
     pub(super) fn set_belief(&mut self, w: u8, belief: Option<Belief>) {
+        self.set_belief_quiet(w, belief);
+        self.check_overlap();
+    }
+
+    /// The id the next emitted event will get (for a state change recorded just before it).
+    pub(super) fn next_event_id(&self) -> u32 {
+        u32::try_from(self.events.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Changes a belief without checking for an overlap yet (the caller does, once the
+    /// event that caused it is recorded).
+    pub(super) fn set_belief_quiet(&mut self, w: u8, belief: Option<Belief>) {
         let now = self.state.now_ms;
         let slot = &mut self.open_spans[usize::from(w)];
         match (&belief, *slot) {
@@ -164,6 +176,5 @@ impl<'s> World<'s> {
             _ => {}
         }
         self.state.workers[usize::from(w)].belief = belief;
-        self.check_overlap();
     }
 }

@@ -123,9 +123,9 @@ impl<'s> World<'s> {
             self.end_txn(w);
         }
         self.state.workers[usize::from(w)].activity = Activity::Done;
+        self.set_belief(w, None);
         let text = self.say(why, Vec::new());
         self.emit(Actor::Worker(w), kind, String::new(), text, Vec::new());
-        self.set_belief(w, None);
     }
 
     /// After a fenced-off write (or failed check): run `on_rejected`, or stop.
