@@ -23,7 +23,13 @@ struct Attempt {
 impl<'s> World<'s> {
     /// Records the lease of a grant about to be emitted as the next event, so the event's
     /// frame already shows who holds what (a worker whose reply was lost does not know it).
-    pub(super) fn take_lease(&mut self, w: u8, ttl_ms: u64, token: Option<i64>, known: bool) -> u32 {
+    pub(super) fn take_lease(
+        &mut self,
+        w: u8,
+        ttl_ms: u64,
+        token: Option<i64>,
+        known: bool,
+    ) -> u32 {
         self.lease_seq += 1;
         let seq = self.lease_seq;
         let lease = Lease {
