@@ -10,7 +10,7 @@ use crate::sim::check::Checker;
 use crate::sim::event::{Event, Note};
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Effect, Keyspace};
-use crate::sim::scenario::{Fault, RedisSetup, Scenario, Topology, WorkerSetup};
+use crate::sim::scenario::{Fault, RedisSetup, Scenario, TokenSource, Topology, WorkerSetup};
 use crate::sim::state::{Activity, NodeState, OrderRow, Phase, Role, State, WorkerState};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
@@ -171,7 +171,7 @@ struct World<'s> {
 impl<'s> World<'s> {
     fn new(scenario: &'s Scenario, recording: Recording) -> World<'s> {
         let setup = &scenario.redis;
-        let nodes = initial_nodes(setup);
+        let nodes = initial_nodes(setup, scenario.tokens);
         let primary = match setup.topology {
             Topology::Replicated if !nodes.is_empty() => Some(0),
             _ => None,
@@ -414,7 +414,9 @@ fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &str {
 }
 
 /// The nodes at time 0: roles from the topology, and the counter's history before the run.
-fn initial_nodes(setup: &RedisSetup) -> Vec<NodeState> {
+fn initial_nodes(setup: &RedisSetup, tokens: TokenSource) -> Vec<NodeState> {
+    // Tokens drawn outside the lock service leave no counter on its nodes.
+    let counter_on_nodes = matches!(tokens, TokenSource::RedisIncr | TokenSource::Consensus);
     setup
         .nodes
         .iter()
@@ -427,7 +429,8 @@ fn initial_nodes(setup: &RedisSetup) -> Vec<NodeState> {
             };
             let mut keyspace = Keyspace::new();
             // The counter's history before the run, on every node (already replicated).
-            if setup.fence_start != 0 && setup.topology == Topology::Replicated {
+            if setup.fence_start != 0 && setup.topology == Topology::Replicated && counter_on_nodes
+            {
                 keyspace.apply(&Effect::Put {
                     key: setup.fence_key.clone(),
                     entry: crate::sim::redis::Entry {

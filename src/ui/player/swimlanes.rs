@@ -4,6 +4,8 @@
 
 use yew::prelude::*;
 
+use crate::sim::scenario::TokenSource;
+
 use crate::player::{Action, TraceRef};
 use crate::sim::check::secs;
 use crate::sim::event::Actor;
@@ -187,7 +189,13 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
                         },
                         None => m.t("readout.free"),
                     };
-                    m.tf("readout.node", &[("counter", &counter), ("lock", &lock)])
+                    // The node holds the token counter only when tokens are Redis' INCR (or a
+                    // consensus store's revision); a token drawn elsewhere leaves it out.
+                    match trace.scenario().tokens {
+                        TokenSource::RedisIncr => m.tf("readout.node", &[("counter", &counter), ("lock", &lock)]),
+                        TokenSource::Consensus => m.tf("readout.node_revision", &[("revision", &counter), ("lock", &lock)]),
+                        _ => m.tf("readout.node_lock", &[("lock", &lock)]),
+                    }
                 }
             }
             Actor::Db => format!("last_fence {} · {}", crate::sim::token::token_text(trace.scenario().tokens, state.order.last_fence), state.order.status),

@@ -62,6 +62,9 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
             <input type="number" min="0" step="100" data-testid={format!("param-{name}")} value={value.to_string()} onchange={control(name)} />
         }
     };
+    let tokens = props.original.tokens;
+    let redis_tokens = tokens == crate::sim::scenario::TokenSource::RedisIncr;
+    let consensus = tokens == crate::sim::scenario::TokenSource::Consensus;
     html! {
         <section class="whatif" aria-label="What if">
             <h3>{ m.t("whatif.title") }</h3>
@@ -75,7 +78,10 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
                 { select("wd", whatif::toggle_text(knobs.watchdog), vec![
                     ("off".into(), m.t("opt.off")), ("0".into(), m.t("opt.wd_default")), ("5000".into(), m.t("opt.wd_5s")), ("1000".into(), m.t("opt.wd_1s"))]) }
             </label>
-            if let Some(how) = knobs.acquire {
+            // The acquire variants are Redis commands around Redis' INCR: offered only where
+            // the token is Redis' own (a consensus lock or a token drawn elsewhere has no
+            // SET-then-INCR to switch to).
+            if let (Some(how), true) = (knobs.acquire, redis_tokens) {
                 <label>{ m.t("whatif.acquire") }{ mark("acquire") }
                     { select("acq", whatif::acquire_text(how).into(), [AcquireHow::Script, AcquireHow::SetThenIncr, AcquireHow::IncrThenSet, AcquireHow::Redlock]
                         .into_iter().map(|h| (whatif::acquire_text(h).to_owned(), m.t(acquire_label(h)))).collect()) }
@@ -91,11 +97,14 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
                         .into_iter().map(|k| (whatif::key_text(k).to_owned(), m.t(key_label(k)))).collect()) }
                 </label>
             }
-            <label>{ m.t("whatif.persistence") }{ mark("persistence") }
-                { select("persist", whatif::persistence_text(knobs.persistence), vec![
-                    ("none".into(), m.t("opt.persist_none")), ("rdb-60000".into(), m.t("opt.persist_rdb")), ("aof-no".into(), m.t("opt.persist_aof_no")),
-                    ("aof-everysec".into(), m.t("opt.persist_everysec")), ("aof-always".into(), m.t("opt.persist_always"))]) }
-            </label>
+            // A consensus store is modelled as durable: Redis' persistence modes do not apply.
+            if !consensus {
+                <label>{ m.t("whatif.persistence") }{ mark("persistence") }
+                    { select("persist", whatif::persistence_text(knobs.persistence), vec![
+                        ("none".into(), m.t("opt.persist_none")), ("rdb-60000".into(), m.t("opt.persist_rdb")), ("aof-no".into(), m.t("opt.persist_aof_no")),
+                        ("aof-everysec".into(), m.t("opt.persist_everysec")), ("aof-always".into(), m.t("opt.persist_always"))]) }
+                </label>
+            }
             if knobs.replicated {
                 <label>{ m.t("whatif.lag") }{ mark("lag") }{ number("lag", knobs.lag_ms) }</label>
                 <label>{ m.t("whatif.wait") }{ mark("wait") }
