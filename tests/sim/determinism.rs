@@ -121,12 +121,12 @@ fn seeds(n: u64) -> Vec<u64> {
     }
 }
 
-#[test]
-fn atomic_acquire_with_strict_guard_never_accepts_a_stale_write() {
-    // Kleppmann's claim, over 1,000 random schedules with pauses past the TTL.
-    let mut stale_attempts = 0;
+/// Runs `schedule` for each seed and fails on the first violation (naming its seed);
+/// returns how many writes were fenced off, so a caller can check the fence was exercised.
+fn fenced_off_without_violations(schedule: impl Fn(u64) -> Scenario) -> usize {
+    let mut fenced_off = 0;
     for seed in seeds(1_000) {
-        let trace = sim::run_events_only(&random_schedule(seed, Guard::Lt));
+        let trace = sim::run_events_only(&schedule(seed));
         let summary = trace.summary();
         assert!(
             summary.violations.is_empty(),
@@ -134,20 +134,31 @@ fn atomic_acquire_with_strict_guard_never_accepts_a_stale_write() {
             summary.violations,
             sim::render::render(&trace)
         );
-        stale_attempts += summary.writes.iter().filter(|w| w.rows == 0).count();
+        fenced_off += summary.writes.iter().filter(|w| w.rows == 0).count();
     }
-    // The schedules must actually exercise the fence, or the property says nothing.
-    assert!(stale_attempts > 50, "only {stale_attempts} writes were fenced off");
+    fenced_off
+}
+
+/// The first seed whose schedule violates `property`, if any.
+fn first_seed_violating(property: &str, schedule: impl Fn(u64) -> Scenario) -> Option<u64> {
+    seeds(1_000).into_iter().find(|&seed| {
+        let trace = sim::run_events_only(&schedule(seed));
+        trace.summary().violations.iter().any(|v| v.name == property)
+    })
+}
+
+#[test]
+fn atomic_acquire_with_strict_guard_never_accepts_a_stale_write() {
+    // Kleppmann's claim, over 1,000 random schedules with pauses past the TTL. The
+    // schedules must actually exercise the fence, or the property says nothing.
+    let fenced_off = fenced_off_without_violations(|seed| random_schedule(seed, Guard::Lt));
+    assert!(fenced_off > 50, "only {fenced_off} writes were fenced off");
 }
 
 #[test]
 fn without_the_fence_the_search_finds_a_stale_write() {
     // The same generator with the guard off must find the bug, and say which seed shows it.
-    let found = seeds(1_000).into_iter().find(|&seed| {
-        let trace = sim::run_events_only(&random_schedule(seed, Guard::None));
-        trace.summary().violations.iter().any(|v| v.name == "no-stale-accept")
-    });
-    match found {
+    match first_seed_violating("no-stale-accept", |seed| random_schedule(seed, Guard::None)) {
         Some(seed) => println!("stale write accepted without the fence: SIM_SEED={seed}"),
         None => panic!("no schedule without the fence produced a stale write"),
     }
@@ -180,18 +191,8 @@ fn seam_schedule(seed: u64, source: TokenSource) -> Scenario {
 fn a_token_granted_with_the_lock_keeps_grant_order_whatever_the_pauses() {
     // The consensus source hands the token out in the grant's own step (the store's
     // revision), so no pause, wherever it lands, can give an older lease a larger token.
-    let mut fenced_off = 0;
-    for seed in seeds(1_000) {
-        let trace = sim::run_events_only(&seam_schedule(seed, TokenSource::Consensus));
-        let summary = trace.summary();
-        assert!(
-            summary.violations.is_empty(),
-            "SIM_SEED={seed} violated {:?}\n{}",
-            summary.violations,
-            sim::render::render(&trace)
-        );
-        fenced_off += summary.writes.iter().filter(|w| w.rows == 0).count();
-    }
+    let fenced_off =
+        fenced_off_without_violations(|seed| seam_schedule(seed, TokenSource::Consensus));
     assert!(fenced_off > 50, "only {fenced_off} writes were fenced off");
 }
 
@@ -199,11 +200,7 @@ fn a_token_granted_with_the_lock_keeps_grant_order_whatever_the_pauses() {
 fn a_token_drawn_apart_from_the_lock_breaks_grant_order_under_the_same_pauses() {
     // The same schedules with the token drawn in a second request (a sequence) must find
     // an older lease holding the larger token: the property above is not vacuous.
-    let found = seeds(1_000).into_iter().find(|&seed| {
-        let trace = sim::run_events_only(&seam_schedule(seed, TokenSource::PgSequence));
-        trace.summary().violations.iter().any(|v| v.name == "token-order")
-    });
-    match found {
+    match first_seed_violating("token-order", |seed| seam_schedule(seed, TokenSource::PgSequence)) {
         Some(seed) => println!("token drawn apart, order broken: SIM_SEED={seed}"),
         None => panic!("no schedule with a separate draw broke the token order"),
     }
