@@ -80,7 +80,7 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     await page.selectOption('[data-testid=lang]', 'id');
     await page.waitForFunction(() => document.querySelector('[data-testid=nav-quiz]')?.textContent === 'Kuis', null, { timeout: 5000 });
     await page.selectOption('[data-testid=lang]', 'vi');
-    await page.waitForFunction(() => document.querySelector('[data-testid=nav-quiz]')?.textContent === 'Câu hỏi', null, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=nav-explore]')?.textContent === 'Khám phá rủi ro', null, { timeout: 5000 });
 
     // Embedding: the listed origin talks with the player.
     const appOrigin = new URL(url).origin;

@@ -125,3 +125,95 @@ fn every_key_the_code_builds_is_in_every_pack() {
     }
     assert!(missing.is_empty(), "computed keys without a message:\n{}", missing.join("\n"));
 }
+
+/// Every glossary problem of `pack` (language `code`) against the English `source`.
+fn glossary_problems(
+    code: &str,
+    pack: &BTreeMap<String, String>,
+    english: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let path = format!("{}/static/i18n/glossary.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("glossary");
+    let root = fencing_playground::json::parse(&text).expect("glossary parses");
+    use fencing_playground::json::{Node, Value};
+    let member = |node: &Node, key: &str| -> Option<Node> {
+        match &node.value {
+            Value::Object(members) => {
+                members.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+            }
+            _ => None,
+        }
+    };
+    let string = |node: &Node| match &node.value {
+        Value::String(s) => s.clone(),
+        _ => String::new(),
+    };
+    let items = |node: Option<Node>| match node.map(|n| n.value) {
+        Some(Value::Array(items)) => items,
+        _ => Vec::new(),
+    };
+    let lang = member(&root, code).expect("the language in the glossary");
+    let mut problems = Vec::new();
+    for pair in items(member(&lang, "keep")) {
+        let Value::Array(pair) = &pair.value else { continue };
+        let (source, kept) = (string(&pair[0]).to_lowercase(), string(&pair[1]).to_lowercase());
+        for (key, en) in english {
+            let translated = pack.get(key).map(|t| t.to_lowercase()).unwrap_or_default();
+            if en.to_lowercase().contains(&source) && !translated.contains(&kept) {
+                problems.push(format!("{code} {key}: English says \"{source}\", keep \"{kept}\""));
+            }
+        }
+    }
+    for avoid in items(member(&lang, "avoid")) {
+        let bad = string(&member(&avoid, "text").expect("text")).to_lowercase();
+        let except: Vec<String> = items(member(&avoid, "except")).iter().map(string).collect();
+        for (key, text) in pack {
+            if contains_word(&text.to_lowercase(), &bad) && !except.contains(key) {
+                problems.push(format!("{code} {key}: avoid \"{bad}\": {text}"));
+            }
+        }
+    }
+    problems
+}
+
+fn english_everything() -> BTreeMap<String, String> {
+    parse_pack(i18n::EN_UI)
+        .expect("en-main.json")
+        .into_iter()
+        .chain(parse_pack(i18n::EN_LAB).expect("en-lab.json"))
+        .chain(content_keys())
+        .collect()
+}
+
+#[test]
+fn every_pack_follows_the_glossary() {
+    let english = english_everything();
+    let mut problems = Vec::new();
+    for lang in [Lang::Id, Lang::Vi] {
+        problems.extend(glossary_problems(lang.code(), &pack(lang), &english));
+    }
+    assert!(problems.is_empty(), "{} glossary problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn the_glossary_check_sees_a_term_that_drifted() {
+    let english = english_everything();
+    let mut id = pack(Lang::Id);
+    id.insert("verdict.ok".into(), "tidak ada pelanggaran keamanan".into());
+    let problems = glossary_problems("id", &id, &english);
+    assert!(problems.iter().any(|p| p.contains("keamanan")), "{problems:?}");
+    let mut vi = pack(Lang::Vi);
+    vi.insert("s.efficiency-lock.title".into(), "Lock hiệu suất".into());
+    let problems = glossary_problems("vi", &vi, &english);
+    assert!(problems.iter().any(|p| p.contains("efficiency lock")), "{problems:?}");
+}
+
+/// Whether `text` contains `word` with no letter or digit right before or after it ("basi"
+/// is not in "basis data").
+fn contains_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
+}

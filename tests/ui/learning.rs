@@ -269,7 +269,7 @@ async fn switching_language_changes_the_ui_the_narration_and_the_quiz() {
     // The header menu switches language and keeps the place.
     set_change(&root, "lang", "vi").await;
     settle().await;
-    assert_eq!(text(&find(&root, "nav-quiz").unwrap()), "Câu hỏi");
+    assert_eq!(text(&find(&root, "nav-explore").unwrap()), "Khám phá rủi ro");
     assert!(
         text(&find(&root, "narration").unwrap()).starts_with("A thấy 0 dòng"),
         "{}",
