@@ -26,6 +26,8 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     let trace = &props.trace;
     let state = trace.state_at(props.cursor);
     let t = props.time_ms;
+    // A consensus lock lives in a consensus store, not in Redis: name it so.
+    let consensus = trace.scenario().tokens == crate::sim::scenario::TokenSource::Consensus;
     let source = trace.scenario().tokens;
     let lock_key = &trace.scenario().redis.lock_key;
     let current = props.cursor.checked_sub(1).map(|i| &trace.events()[i]);
@@ -197,11 +199,11 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
             </section>
             <section>
                 <h3>{ m.t("player.workers") }</h3>
-                <table class="workers"><thead><tr><th>{ m.t("col.worker") }</th><th>{ m.t("col.state") }</th><th>{ m.t("col.token") }</th><th>{ m.t("col.believes") }</th><th>{ m.t("col.redis_says") }</th></tr></thead>
+                <table class="workers"><thead><tr><th>{ m.t("col.worker") }</th><th>{ m.t("col.state") }</th><th>{ m.t("col.token") }</th><th>{ m.t("col.believes") }</th><th>{ m.t(if consensus { "col.store_says" } else { "col.redis_says" }) }</th></tr></thead>
                 <tbody>{ for workers }</tbody></table>
             </section>
             <section>
-                <h3>{ m.t("player.redis") }</h3>
+                <h3>{ m.t(if consensus { "player.store" } else { "player.redis" }) }</h3>
                 { for nodes }
             </section>
             <section>
