@@ -200,22 +200,16 @@ impl Checker {
         findings
     }
 
-    /// A release or renewal touched a lock instance created by someone else.
+    /// A release or renewal touched a lock instance created by someone else. `how` is the
+    /// note key naming the command (so a translated sentence has no English inside).
     pub fn on_foreign_touch(
         &mut self,
         actor: &str,
         owner: &str,
-        what: &str,
+        how: &'static str,
         event: u32,
     ) -> Vec<Finding> {
-        let note = Note::new(
-            "sim.owner_only",
-            vec![
-                ("actor", actor.to_owned()),
-                ("what", what.to_owned()),
-                ("owner", owner.to_owned()),
-            ],
-        );
+        let note = Note::new(how, vec![("actor", actor.to_owned()), ("owner", owner.to_owned())]);
         vec![violation(Property::OwnerOnly, note, vec![event])]
     }
 

@@ -303,7 +303,16 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
         "sim.token_order",
         "{first} was granted the lock at {t1} before {second} at {t2}, but holds the higher token ({a} > {b})",
     ),
-    ("sim.owner_only", "{actor}'s {what} acted on the lock that belongs to {owner}"),
+    ("sim.owner_only_del", "{actor}'s bare DEL acted on the lock that belongs to {owner}"),
+    ("sim.owner_only_pexpire", "{actor}'s bare PEXPIRE acted on the lock that belongs to {owner}"),
+    (
+        "sim.owner_only_release",
+        "{actor}'s check-and-delete acted on the lock that belongs to {owner}",
+    ),
+    (
+        "sim.owner_only_renew",
+        "{actor}'s check-and-extend acted on the lock that belongs to {owner}",
+    ),
     (
         "sim.all_rejected",
         "the counter went back (tokens up to {before} were issued before): every write is rejected until it passes last_fence {fence}",

@@ -37,11 +37,11 @@ impl<'s> World<'s> {
                     true => format!("TXN IF value({lock_key}) = {value} THEN DELETE {lock_key}"),
                     false => command_text(&["EVAL", Script::Release.label(), "1", lock_key, value]),
                 });
-                (reply, command, "check-and-delete")
+                (reply, command, "sim.owner_only_release")
             }
             ReleaseHow::BareDel => {
                 let reply = self.redis_exec(n, &Command::Del { keys: vec![lock_key.to_owned()] });
-                (reply, self.text(|| command_text(&["DEL", lock_key])), "bare DEL")
+                (reply, self.text(|| command_text(&["DEL", lock_key])), "sim.owner_only_del")
             }
         };
         let deleted = reply == Reply::Int(1);
@@ -155,7 +155,7 @@ impl<'s> World<'s> {
                         &ttl_text,
                     ]),
                 });
-                (reply, command, "check-and-extend")
+                (reply, command, "sim.owner_only_renew")
             }
             RenewHow::BarePexpire => {
                 let ttl = i64::try_from(ttl_ms).unwrap_or(i64::MAX);
@@ -164,7 +164,7 @@ impl<'s> World<'s> {
                 (
                     reply,
                     self.text(|| command_text(&["PEXPIRE", &lock_key, &ttl_text])),
-                    "bare PEXPIRE",
+                    "sim.owner_only_pexpire",
                 )
             }
         };
