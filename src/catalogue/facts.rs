@@ -11,12 +11,13 @@ use crate::sim::{EventKind, Trace};
 
 /// Whether `fact` holds in `trace`; `Err` says what the trace shows instead.
 pub fn check(trace: &Trace, fact: &Fact) -> Result<(), String> {
-    let summary = trace.summary();
+    // Only the facts about the whole run need its summary (a walk over every event).
+    let summary = || trace.summary();
     let expect = |ok: bool, seen: String| if ok { Ok(()) } else { Err(seen) };
     match fact {
         Fact::Write { worker, nth, rows, token } => {
-            let write =
-                summary.writes.iter().filter(|w| &w.worker == worker).nth(nth.saturating_sub(1));
+            let writes = summary().writes;
+            let write = writes.iter().filter(|w| &w.worker == worker).nth(nth.saturating_sub(1));
             let write = write.ok_or_else(|| format!("{worker} made fewer than {nth} writes"))?;
             expect(
                 write.rows == *rows && (token.is_none() || write.token == *token),
@@ -24,27 +25,30 @@ pub fn check(trace: &Trace, fact: &Fact) -> Result<(), String> {
             )
         }
         Fact::Grant { worker, nth, token } => {
-            let grant =
-                summary.grants.iter().filter(|g| &g.worker == worker).nth(nth.saturating_sub(1));
+            let grants = summary().grants;
+            let grant = grants.iter().filter(|g| &g.worker == worker).nth(nth.saturating_sub(1));
             let grant = grant.ok_or_else(|| format!("{worker} got fewer than {nth} grants"))?;
             expect(grant.token == *token, format!("saw {grant:?}"))
         }
-        Fact::Violation { property } => expect(
-            summary.violations.iter().any(|v| &v.name == property),
-            format!("saw {:?}", summary.violations),
-        ),
-        Fact::NoViolations => {
-            expect(summary.violations.is_empty(), format!("saw {:?}", summary.violations))
+        Fact::Violation { property } => {
+            let found = summary().violations;
+            expect(found.iter().any(|v| &v.name == property), format!("saw {found:?}"))
         }
-        Fact::Warning { kind } => expect(
-            summary.warnings.iter().any(|w| &w.name == kind),
-            format!("saw {:?}", summary.warnings),
-        ),
+        Fact::NoViolations => {
+            let found = summary().violations;
+            expect(found.is_empty(), format!("saw {found:?}"))
+        }
+        Fact::Warning { kind } => {
+            let found = summary().warnings;
+            expect(found.iter().any(|w| &w.name == kind), format!("saw {found:?}"))
+        }
         Fact::Charges { count } => {
-            expect(summary.charges == *count, format!("saw {} charges", summary.charges))
+            let charges = summary().charges;
+            expect(charges == *count, format!("saw {charges} charges"))
         }
         Fact::Overlap { present } => {
-            expect(summary.overlaps.is_empty() != *present, format!("saw {:?}", summary.overlaps))
+            let overlaps = summary().overlaps;
+            expect(overlaps.is_empty() != *present, format!("saw {overlaps:?}"))
         }
         Fact::Event { at, reply } => {
             let index = anchor_event(trace, at).ok_or("no such event")?;

@@ -26,17 +26,25 @@ pub struct Entry {
 pub const INDEX_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/index.json"));
 
 /// Every built-in's card, in curriculum order. The main page lists these and fetches a
-/// lesson only when it is opened, so it never carries every lesson's text.
-pub fn index() -> Vec<Entry> {
-    let Ok(root) = crate::json::parse(INDEX_JSON) else { return Vec::new() };
-    let crate::json::Value::Array(items) = root.value else { return Vec::new() };
-    items.iter().filter_map(entry).collect()
+/// lesson only when it is opened, so it never carries every lesson's text. Parsed once.
+pub fn index() -> &'static [Entry] {
+    static INDEX: std::sync::OnceLock<Vec<Entry>> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let Ok(root) = crate::json::parse(INDEX_JSON) else { return Vec::new() };
+        let crate::json::Value::Array(items) = root.value else { return Vec::new() };
+        items.iter().filter_map(entry).collect()
+    })
 }
 
 /// Whether `id` names a built-in (or one that was renamed).
 pub fn is_builtin(id: &str) -> bool {
-    let id = RENAMED.iter().find(|(old, _)| *old == id).map_or(id, |(_, new)| *new);
+    let id = canonical_id(id);
     index().iter().any(|e| e.id == id)
+}
+
+/// The id a built-in goes by now: `id` itself, or the new id of a renamed one.
+pub fn canonical_id(id: &str) -> &str {
+    RENAMED.iter().find(|(old, _)| *old == id).map_or(id, |(_, new)| *new)
 }
 
 fn entry(node: &crate::json::Node) -> Option<Entry> {
@@ -67,6 +75,6 @@ pub const RENAMED: &[(&str, &str)] = &[("failover-consensus-counter", "consensus
 
 /// The built-in scenario with this id (or the one it was renamed to).
 pub fn find(id: &str) -> Option<Scenario> {
-    let id = RENAMED.iter().find(|(old, _)| *old == id).map_or(id, |(_, new)| *new);
+    let id = canonical_id(id);
     all().into_iter().find(|scenario| scenario.id == id)
 }

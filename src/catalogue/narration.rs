@@ -48,16 +48,26 @@ pub fn at_cursor(trace: &Trace, cursor: usize) -> Option<(usize, usize)> {
         .rfind(|&(_, event)| event < cursor)
 }
 
-/// Where, in the order the story is told, the first paragraph whose declared facts do not
-/// hold in `trace` stands (a what-if fork that departs from the lesson); `None` when every
-/// paragraph still holds.
-pub fn departs_at(trace: &Trace) -> Option<usize> {
-    resolve(trace)
-        .into_iter()
-        .position(|(i, _)| !crate::catalogue::facts::narration_holds(trace, trace.scenario(), i))
+/// What the story tells at `cursor`: the paragraph of the latest event that has happened,
+/// or that the run departed from the lesson (a what-if fork in which this paragraph, or one
+/// told before it, no longer holds).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Told {
+    Paragraph(usize),
+    Departed,
 }
 
-/// The place of paragraph `i` in the order the story is told.
-pub fn position(trace: &Trace, i: usize) -> usize {
-    resolve(trace).into_iter().position(|(j, _)| j == i).unwrap_or(usize::MAX)
+/// The story at `cursor` (see [`Told`]); `None` before the first paragraph's event.
+pub fn told_at(trace: &Trace, cursor: usize) -> Option<Told> {
+    let resolved = resolve(trace);
+    let (i, _) = resolved
+        .iter()
+        .filter_map(|&(i, event)| Some((i, event?)))
+        .rfind(|&(_, event)| event < cursor)?;
+    let place = resolved.iter().position(|&(j, _)| j == i)?;
+    let scenario = trace.scenario();
+    let holds = resolved[..=place]
+        .iter()
+        .all(|&(j, _)| crate::catalogue::facts::narration_holds(trace, scenario, j));
+    Some(if holds { Told::Paragraph(i) } else { Told::Departed })
 }

@@ -11,7 +11,7 @@ pub(crate) fn Home() -> Html {
     let m = use_i18n();
     let scenarios = catalogue::index();
     let mut chapters: Vec<&str> = Vec::new();
-    for scenario in &scenarios {
+    for scenario in scenarios {
         if !chapters.contains(&scenario.chapter.as_str()) {
             chapters.push(&scenario.chapter);
         }

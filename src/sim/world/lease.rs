@@ -66,7 +66,7 @@ impl<'s> World<'s> {
     /// Redlock's release: the check-and-delete script on every reachable node. The requests
     /// are independent; the model shows them as one event.
     pub(super) fn release_everywhere(&mut self, w: u8) {
-        let name: String = self.runtime[usize::from(w)].lock_value.to_string();
+        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
         let lock = [self.scenario.redis.lock_key.clone()];
         let mut deleted = 0;
         let mut reached = 0;
@@ -76,14 +76,14 @@ impl<'s> World<'s> {
                 continue;
             }
             reached += 1;
-            let reply = self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&name));
+            let reply = self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&value));
             if reply == Reply::Int(1) {
                 deleted += 1;
             }
         }
         let command = format!(
             "{} (on every node)",
-            self.text(|| command_text(&["EVAL", Script::Release.label(), "1", &lock[0], &name]))
+            self.text(|| command_text(&["EVAL", Script::Release.label(), "1", &lock[0], &value]))
         );
         let reply = format!("deleted on {deleted} of {reached} reachable nodes");
         self.set_belief(w, None);

@@ -32,14 +32,11 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     let lock_key = &trace.scenario().redis.lock_key;
     let current = props.cursor.checked_sub(1).map(|i| &trace.events()[i]);
     let id = &trace.scenario().id;
-    // A what-if fork keeps the lesson's paragraphs only while their facts hold in it: from
-    // the first that fails, the run is no longer the one the lesson tells.
-    let narration_text = narration::at_cursor(trace, props.cursor).map(|(i, _)| {
-        match narration::departs_at(trace)
-            .is_some_and(|first| narration::position(trace, i) >= first)
-        {
-            true => m.t("player.whatif_differs"),
-            false => m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text),
+    // A what-if fork keeps the lesson's paragraphs only while their facts hold in it.
+    let narration_text = narration::told_at(trace, props.cursor).map(|told| match told {
+        narration::Told::Departed => m.t("player.whatif_differs"),
+        narration::Told::Paragraph(i) => {
+            m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text)
         }
     });
     let seek = |id: u32| {

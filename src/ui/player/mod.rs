@@ -270,10 +270,7 @@ thread_local! {
 #[component]
 pub(crate) fn FetchedPlayer(props: &FetchedPlayerProps) -> Html {
     let m = use_i18n();
-    let id = crate::catalogue::RENAMED
-        .iter()
-        .find(|(old, _)| *old == props.id)
-        .map_or(props.id.clone(), |(_, new)| (*new).to_owned());
+    let id = crate::catalogue::canonical_id(&props.id).to_owned();
     let cached = FETCHED.with(|f| f.borrow().iter().find(|s| s.id == id).cloned());
     let loaded = use_state(|| None::<Result<crate::player::ScenarioRef, String>>);
     {
