@@ -4,7 +4,9 @@
 //! `sandbox.`, `explore.` or `compare.`, in `en-lab.json`) and the rest (`en-main.json`),
 //! lists the built-ins in the order of `static/scenarios/curriculum.txt` (`builtin_files.rs`)
 //! and writes their catalogue index (`index.json`: what the home page's cards show),
-//! so the main page carries only its own. The files in `static/` stay as written for the
+//! so the main page carries only its own; and it writes the timeline's rules from
+//! `static/style.css` with the light theme's colours filled in (`svg-style.css`), which the
+//! lab's SVG export puts inside the file. The files in `static/` stay as written for the
 //! course authors and translators who read them. Touches nothing outside `OUT_DIR`.
 
 use std::path::Path;
@@ -29,6 +31,11 @@ fn main() {
         std::fs::write(Path::new(&out_dir).join(name), format!("{{{}}}", object.join(",")))
             .expect("OUT_DIR is writable");
     }
+    let style = Path::new("static/style.css");
+    println!("cargo::rerun-if-changed={}", style.display());
+    let css = std::fs::read_to_string(style).expect("static/style.css is UTF-8 text");
+    std::fs::write(Path::new(&out_dir).join("svg-style.css"), svg_style(&css))
+        .expect("OUT_DIR is writable");
     let source = Path::new("static/scenarios");
     println!("cargo::rerun-if-changed={}", source.display());
     let curriculum = source.join("curriculum.txt");
@@ -60,7 +67,27 @@ fn main() {
 }
 
 /// The message keys only the lab page's views use (see `i18n::EN_LAB`).
-const LAB_PREFIXES: [&str; 3] = ["sandbox.", "explore.", "compare."];
+const LAB_PREFIXES: [&str; 4] = ["sandbox.", "explore.", "compare.", "export."];
+
+/// The rules between `/* timeline: start */` and `/* timeline: end */` in the stylesheet,
+/// with each `var(--name)` replaced by the value the first `:root` block gives it (the
+/// light theme), so a saved SVG looks as it does on the page without the page.
+fn svg_style(css: &str) -> String {
+    let section = css
+        .split_once("/* timeline: start */")
+        .and_then(|(_, rest)| rest.split_once("/* timeline: end */"))
+        .map_or("", |(rules, _)| rules);
+    let root = css.split_once(":root {").and_then(|(_, r)| r.split_once('}')).map_or("", |r| r.0);
+    let mut out = section.to_owned();
+    for declaration in root.split(';') {
+        if let Some((name, value)) = declaration.trim().split_once(':')
+            && name.starts_with("--")
+        {
+            out = out.replace(&format!("var({name})"), value.trim());
+        }
+    }
+    out.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
+}
 
 /// The members of a flat JSON object of strings without whitespace, each as its raw key
 /// and value text (quotes and escapes kept). A malformed file yields what could be read;

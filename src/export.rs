@@ -1,5 +1,6 @@
 //! Exports of a trace that leave the app: the JSON summary (byte-identical between
-//! `fence run --format json` and the web app's download) and a Mermaid sequence diagram.
+//! `fence run --format json` and the web app's download), a Mermaid sequence diagram, and
+//! the timeline as a standalone SVG file.
 //!
 //! Pure formatting of what the trace already knows; it must not compute new facts.
 
@@ -177,6 +178,40 @@ pub fn mermaid(trace: &Trace) -> String {
     out
 }
 
+/// The timeline's rules from `static/style.css` with the light theme's colours filled in
+/// (written by `build.rs`).
+pub const SVG_STYLE: &str = include_str!(concat!(env!("OUT_DIR"), "/svg-style.css"));
+
+/// The timeline drawn on the page (its `outerHTML`) as a file that renders the same on its
+/// own: the SVG namespace declared, the drawing's styles inside it, and HTML-only entities
+/// spelled as XML character references.
+pub fn standalone_svg(outer_html: &str, style: &str) -> String {
+    let Some(rest) = outer_html.strip_prefix("<svg") else { return outer_html.to_owned() };
+    let Some(close) = rest.find('>') else { return outer_html.to_owned() };
+    let (attributes, body) = rest.split_at(close);
+    let namespace = match attributes.contains("xmlns=") {
+        true => "",
+        false => " xmlns=\"http://www.w3.org/2000/svg\"",
+    };
+    // On the page CSS sizes the drawing; a file needs its size, or viewers draw it 300 wide.
+    let size = match (attributes.contains(" width="), viewbox_size(attributes)) {
+        (false, Some((w, h))) => format!(" width=\"{w}\" height=\"{h}\""),
+        _ => String::new(),
+    };
+    // `body` starts with the tag's `>`.
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg{namespace}{attributes}{size}><style><![CDATA[\n{style}\n]]></style>{}\n",
+        body[1..].replace("&nbsp;", "&#160;")
+    )
+}
+
+/// The width and height of a `viewBox="0 0 W H"` attribute.
+fn viewbox_size(attributes: &str) -> Option<(&str, &str)> {
+    let value = attributes.split("viewBox=\"").nth(1)?.split('"').next()?;
+    let mut parts = value.split_whitespace().skip(2);
+    Some((parts.next()?, parts.next()?))
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{catalogue, sim};
@@ -193,5 +228,18 @@ mod tests {
         assert!(text.contains("DB-->>W0: UPDATE 0"));
         let lines = text.lines().filter(|l| l.contains("->>") || l.contains("Note over")).count();
         assert!(lines >= trace.len(), "{text}");
+    }
+
+    #[test]
+    fn the_svg_file_declares_its_namespace_and_carries_its_styles() {
+        let page = r#"<svg class="swimlanes" viewBox="0 0 10 10"><text>a&nbsp;b</text></svg>"#;
+        let file = super::standalone_svg(page, ".grid { stroke: #d9dce0; }");
+        assert_eq!(
+            file,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"swimlanes\" viewBox=\"0 0 10 10\" width=\"10\" height=\"10\"><style><![CDATA[\n.grid { stroke: #d9dce0; }\n]]></style><text>a&#160;b</text></svg>\n"
+        );
+        // The build fills the theme's colours in: no rule is left pointing at a page variable.
+        assert!(super::SVG_STYLE.contains(".marker.ok"), "{}", super::SVG_STYLE);
+        assert!(!super::SVG_STYLE.contains("var(--"), "{}", super::SVG_STYLE);
     }
 }

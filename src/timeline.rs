@@ -76,7 +76,9 @@ pub enum MarkerClass {
 pub fn marker_class(kind: &EventKind) -> MarkerClass {
     match kind {
         EventKind::Violation { .. } => MarkerClass::Violation,
-        EventKind::Warning { .. } | EventKind::Overlap { .. } => MarkerClass::Warning,
+        EventKind::Warning { .. }
+        | EventKind::Overlap { .. }
+        | EventKind::Alert { firing: true, changed: true, .. } => MarkerClass::Warning,
         EventKind::Wrote { rows: 0, .. }
         | EventKind::Denied
         | EventKind::AcquireFailed

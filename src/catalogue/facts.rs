@@ -152,9 +152,9 @@ pub fn undeclared(text: &str, facts: &[Fact], trace: &Trace) -> Vec<String> {
         let next = words.get(i + 1).copied().unwrap_or("");
         let next_word = next.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
         // A time, a count of things, or an argument of a command spelled out in the text.
+        // A percentage is a claim like any other number.
         let unit = ["s", "ms", "seconds", "more", "grants", "nodes", "replicas", "workers"]
             .contains(&next_word)
-            || raw.ends_with('%')
             || raw.ends_with("ms");
         let prev = if i > 0 { words[i - 1] } else { "" };
         let in_command = words[i.saturating_sub(2)..i]

@@ -110,6 +110,14 @@ pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
     if scenario.tokens == TokenSource::Consensus {
         consensus_fits(scenario)?;
     }
+    if let Some(rule) = scenario.alert {
+        if rule.window_ms == 0 || rule.window_ms > UNTIL_MS_MAX {
+            return fail("$.alert.window_ms".into(), "expected 1 ms to 24 hours".into());
+        }
+        if rule.share_pct == 0 || rule.share_pct > 100 {
+            return fail("$.alert.share_pct".into(), "expected a percentage from 1 to 100".into());
+        }
+    }
     for (i, node) in nodes.iter().enumerate() {
         if !is_name(&node.name) || nodes[..i].iter().any(|n| n.name == node.name) {
             return fail(

@@ -139,6 +139,15 @@ pub enum EventKind {
         name: String,
     },
     SentToDlq,
+    /// The monitor checked its stale-token rule after a fenced write: `fenced_off` of the
+    /// window's `writes`; `firing` is the alert's state after the check, `changed` whether
+    /// this check fired or resolved it.
+    Alert {
+        fenced_off: u32,
+        writes: u32,
+        firing: bool,
+        changed: bool,
+    },
     /// The request was applied but its reply never arrived.
     ReplyLost,
     /// A request failed because the node was down or unreachable.
@@ -222,6 +231,9 @@ impl EventKind {
             EventKind::ObjectRejected { .. } => "object-rejected",
             EventKind::ObjectDeleted { .. } => "object-deleted",
             EventKind::SentToDlq => "sent-to-dlq",
+            EventKind::Alert { firing: true, changed: true, .. } => "alert-fired",
+            EventKind::Alert { firing: false, changed: true, .. } => "alert-resolved",
+            EventKind::Alert { .. } => "alert-checked",
             EventKind::ReplyLost => "reply-lost",
             EventKind::Unreachable { .. } => "unreachable",
             EventKind::Paused { .. } => "paused",
@@ -382,6 +394,14 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
     ),
     ("sim.reread_other", "last_fence = {fence} was written by {by}: I was superseded"),
     ("sim.skip_object", "skipped: the object now belongs to a newer holder"),
+    (
+        "sim.alert_firing",
+        "{n} of the {m} fenced writes in the last {window} were fenced off ({pct}%), at or above the {limit}% limit",
+    ),
+    (
+        "sim.alert_resolved",
+        "{n} of the {m} fenced writes in the last {window} were fenced off ({pct}%), under the {limit}% limit again",
+    ),
 ];
 
 /// One atomic step of the run.

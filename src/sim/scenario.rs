@@ -23,6 +23,9 @@ pub struct Scenario {
     pub tokens: TokenSource,
     pub sql: SqlSetup,
     pub gateway: GatewaySetup,
+    /// The dead-letter queue's monitor: alert when the share of fenced-off writes crosses
+    /// a threshold (none: dead letters are only queued).
+    pub alert: Option<AlertRule>,
     pub workers: Vec<WorkerSetup>,
     pub faults: Vec<Fault>,
     /// What the learner reads at each step that matters (the model ignores it).
@@ -246,6 +249,17 @@ impl Default for GatewaySetup {
     fn default() -> GatewaySetup {
         GatewaySetup { honours_keys: true }
     }
+}
+
+/// "Alert when more than `share_pct` percent of the fenced writes in the last `window_ms`
+/// were fenced off": the operational rule for stale tokens. Evaluated after every write
+/// that carries a token, over the writes whose statement reached the database in the
+/// window (the current one included).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct AlertRule {
+    pub window_ms: u64,
+    /// Fires when fenced-off writes are at least this percentage of the window's writes.
+    pub share_pct: u32,
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]

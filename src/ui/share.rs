@@ -1,5 +1,6 @@
-//! Sharing: "Copy link" (the whole state in the URL), the embed snippet dialog, and the
-//! deflate-raw compression of custom scenarios through the browser's CompressionStream.
+//! Sharing: "Copy link" (the whole state in the URL), the embed snippet (shown on the lab's
+//! export page), and the deflate-raw compression of custom scenarios through the browser's
+//! CompressionStream.
 
 use std::rc::Rc;
 
@@ -37,7 +38,6 @@ pub(crate) fn permalink(player: &Player, link: &Link, lang: crate::i18n::Lang) -
 pub(crate) fn Share(props: &ShareProps) -> Html {
     let m = use_i18n();
     let shown = use_state(|| None::<String>);
-    let embed_open = use_state(|| false);
     let link = permalink(&props.player, &props.link, m.lang);
     let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     let base = page.split('#').next().unwrap_or("").to_owned();
@@ -54,41 +54,28 @@ pub(crate) fn Share(props: &ShareProps) -> Html {
             shown.set(Some(url.clone()));
         })
     };
-    let embed_url = {
-        let mut embedded = link.clone();
-        embedded.embed = true;
-        format!("{base}{}", embedded.to_hash())
-    };
-    let title =
-        m.content(&format!("s.{}.title", props.player.original.id), &props.player.original.title);
-    let snippet = format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"640\" style=\"border:0;min-width:640px;min-height:400px\" loading=\"lazy\"></iframe>",
-        html_attr(&embed_url),
-        html_attr(&format!("{} ({})", title, m.t("app.name")))
-    );
-    let toggle = {
-        let embed_open = embed_open.clone();
-        Callback::from(move |_: MouseEvent| embed_open.set(!*embed_open))
-    };
     html! {
         <div class="share">
             <button onclick={copy} data-testid="copy-link">{ m.t("share.copy") }</button>
-            <button onclick={toggle.clone()} data-testid="embed-open" aria-expanded={embed_open.to_string()}>{ m.t("share.embed") }</button>
             if let Some(url) = &*shown {
                 <label class="permalink">{ m.t("share.select") }
                     <input type="text" readonly=true value={url.clone()} data-testid="permalink" />
                 </label>
             }
-            if *embed_open {
-                <div class="dialog" role="dialog" aria-label={m.t("share.embed_title")} data-testid="embed-dialog">
-                    <h3>{ m.t("share.embed_title") }</h3>
-                    <p>{ m.t("share.embed_hint") }</p>
-                    <textarea readonly=true rows="4" data-testid="embed-snippet" value={snippet} />
-                    <button onclick={toggle}>{ m.t("share.close") }</button>
-                </div>
-            }
         </div>
     }
+}
+
+/// The `<iframe>` a course author pastes: the embed view of `link` (time, knobs and
+/// language kept), sized for the minimum the player is laid out for.
+pub(crate) fn embed_snippet(link: &Link, base: &str, title: &str) -> String {
+    let mut embedded = link.clone();
+    embedded.embed = true;
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"640\" style=\"border:0;min-width:640px;min-height:400px\" loading=\"lazy\"></iframe>",
+        html_attr(&format!("{base}{}", embedded.to_hash())),
+        html_attr(title)
+    )
 }
 
 /// Escapes text for a double-quoted HTML attribute.

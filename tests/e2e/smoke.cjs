@@ -48,6 +48,34 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     await page.click('[data-testid=export-more]');
     await page.waitForSelector('[data-testid=export-page] [data-testid=export-json]', { timeout: 15000 });
     if (!page.url().includes('lab.html#/export/gc-pause-fenced')) problems.push(`the export page opened at ${page.url()}`);
+    // The embed snippet opens the same scenario in embed mode, on the main page.
+    const snippet = await page.locator('[data-testid=embed-snippet]').inputValue();
+    if (!/^<iframe src="[^"]*\/#\/s\/gc-pause-fenced\?[^"]*embed=1/.test(snippet)) problems.push(`unexpected embed snippet: ${snippet}`);
+    // The SVG file renders on its own: namespace and styles inside, no black unstyled blocks.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-svg]')]);
+    const svg = require('fs').readFileSync(await download.path(), 'utf8');
+    const blank = await browser.newPage();
+    const look = await blank.evaluate(async (text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror').textContent };
+      const img = new Image();
+      img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(text);
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+      const ctx = canvas.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+      let black = 0, painted = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3] < 128) continue;
+        painted++;
+        if (data[i] < 30 && data[i + 1] < 30 && data[i + 2] < 30) black++;
+      }
+      return { width: canvas.width, black: black / Math.max(painted, 1), painted };
+    }, svg);
+    await blank.close();
+    if (look.error || !(look.width > 300) || look.black > 0.02) problems.push(`the saved SVG does not render on its own: ${JSON.stringify(look)}`);
     await page.goBack();
     await page.waitForSelector('[data-testid=player][data-id=gc-pause-fenced]', { timeout: 15000 });
 

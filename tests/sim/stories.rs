@@ -91,7 +91,7 @@ fn order_101_stale_worker_rolls_back_cleans_up_and_dead_letters() {
             #12     36.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'A' WHERE id = 101 AND last_fence < 33 -> UPDATE 0  # write by A with token 33 rejected: last_fence is 34, written by B at 32.000 s  (after #0, #8)
             #13     36.000 s  A        rolled-back     ROLLBACK -> ROLLBACK
             #14     36.000 s  storage  object-deleted  DELETE /bucket/orders/101/receipt-33.pdf -> 204 No Content
-            #15     36.000 s  dlq      sent-to-dlq     SEND dlq "order 101 from A" -> queued
+            #15     36.000 s  dlq      sent-to-dlq     SEND dlq "order 101 paid, token 33, from A" -> queued
             #16     36.000 s  A        finished        program finished
         "##]],
     );
@@ -323,4 +323,78 @@ fn an_event_frame_shows_its_own_consequences() {
     assert_eq!(b.belief.as_ref().and_then(|belief| belief.token), Some(34));
     let released = trace.state_at(index("released", "B") + 1);
     assert!(released.workers[1].belief.is_none(), "B still believes after its release");
+}
+
+/// The alert checks of a run: (time, tag, reply).
+fn alert_checks(scenario: &fencing_playground::sim::Scenario) -> Vec<(u64, &'static str, String)> {
+    sim::run(scenario)
+        .events()
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Alert { .. }))
+        .map(|e| (e.at_ms, e.kind.tag(), e.reply.clone()))
+        .collect()
+}
+
+#[test]
+fn dlq_alert_fires_on_the_windowed_share_of_fenced_off_writes() {
+    let scenario = builtin("dlq-threshold");
+    let checks = alert_checks(&scenario);
+    let replies: Vec<&str> = checks.iter().map(|(_, _, r)| r.as_str()).collect();
+    assert_eq!(
+        replies,
+        [
+            "0/1 = 0% < 45%: ok",
+            "0/2 = 0% < 45%: ok",
+            "1/3 = 33% < 45%: ok",
+            // At 19 s A's write of 1 s has left the 15 s window.
+            "1/3 = 33% < 45%: ok",
+            "2/4 = 50% >= 45%: firing",
+        ]
+    );
+    assert_eq!(checks.last().map(|c| (c.0, c.1)), Some((20_000, "alert-fired")));
+    // The window is what fires it: over 30 s, A's early success still counts (2 of 5).
+    let mut longer = scenario.clone();
+    longer.alert = longer.alert.map(|rule| sim::scenario::AlertRule { window_ms: 30_000, ..rule });
+    let last = alert_checks(&longer).pop().map(|c| c.2);
+    assert_eq!(last.as_deref(), Some("2/5 = 40% < 45%: ok"));
+    // Without a rule there is no monitor: the dead letters alone.
+    let mut none = scenario.clone();
+    none.alert = None;
+    assert!(alert_checks(&none).is_empty());
+    let dead_letters: Vec<String> = sim::run(&none)
+        .events()
+        .iter()
+        .filter(|e| e.kind == EventKind::SentToDlq)
+        .map(|e| e.command.clone())
+        .collect();
+    assert_eq!(
+        dead_letters,
+        [
+            "SEND dlq \"order 42 packed, token 34, from B\"",
+            "SEND dlq \"order 42 shipped, token 36, from D\"",
+        ]
+    );
+}
+
+#[test]
+fn dlq_alert_resolves_when_successes_bring_the_share_back_under() {
+    // Two more jobs after the alert, each done by one worker without a stall: the share
+    // in the window falls under the limit and the alert resolves.
+    let mut scenario = builtin("dlq-threshold");
+    let mut extra = scenario.workers[0].clone();
+    for (name, start_ms, status) in [("F", 21_000, "delivered"), ("G", 23_000, "closed")] {
+        extra.name = name.to_owned();
+        extra.start_ms = start_ms;
+        if let Some(Step::Write { status: s, .. }) = extra.program.get_mut(2) {
+            *s = status.to_owned();
+        }
+        scenario.workers.push(extra.clone());
+    }
+    let checks = alert_checks(&scenario);
+    let tail: Vec<(&str, &str)> =
+        checks.iter().rev().take(2).rev().map(|(_, t, r)| (*t, r.as_str())).collect();
+    assert_eq!(
+        tail,
+        [("alert-resolved", "2/5 = 40% < 45%: resolved"), ("alert-checked", "2/6 = 33% < 45%: ok")]
+    );
 }

@@ -19,8 +19,8 @@ use crate::catalogue::load::LoadError;
 use crate::json::{Node, Out, Value};
 use crate::sim::Scenario;
 use crate::sim::scenario::{
-    AcquireHow, Anchor, CrashKind, Expected, Fault, GatewaySetup, Guard, KeyStrategy, Narration,
-    NodeSetup, OnShort, Persistence, Prompt, RedisSetup, ReleaseHow, RenewHow, SqlSetup,
+    AcquireHow, AlertRule, Anchor, CrashKind, Expected, Fault, GatewaySetup, Guard, KeyStrategy,
+    Narration, NodeSetup, OnShort, Persistence, Prompt, RedisSetup, ReleaseHow, RenewHow, SqlSetup,
     StatusCheck, Step, TokenSource, Topology, WorkerSetup, WriteHow,
 };
 
@@ -217,6 +217,7 @@ pub fn read_scenario(node: &Node) -> Result<Scenario, LoadError> {
         tokens: o.opt("tokens", |n, p| word_of(n, p, TOKENS))?.unwrap_or_default(),
         sql: o.req("sql", read_sql)?,
         gateway: o.opt("gateway", read_gateway)?.unwrap_or_default(),
+        alert: o.opt("alert", read_alert)?,
         workers: o.req("workers", |n, p| list_of(n, p, read_worker))?,
         faults: o.opt("faults", |n, p| list_of(n, p, read_fault))?.unwrap_or_default(),
         narration: o.opt("narration", |n, p| list_of(n, p, read_narration))?.unwrap_or_default(),
@@ -237,6 +238,7 @@ pub fn read_scenario(node: &Node) -> Result<Scenario, LoadError> {
         "tokens",
         "sql",
         "gateway",
+        "alert",
         "workers",
         "faults",
         "narration",
@@ -322,6 +324,16 @@ fn read_gateway(node: &Node, path: &str) -> Result<GatewaySetup, LoadError> {
     let gateway = GatewaySetup { honours_keys: o.opt("honours_keys", bool_of)?.unwrap_or(true) };
     o.finish(&["honours_keys"])?;
     Ok(gateway)
+}
+
+fn read_alert(node: &Node, path: &str) -> Result<AlertRule, LoadError> {
+    let mut o = Obj::new(node, path)?;
+    let rule = AlertRule {
+        window_ms: o.req("window_ms", u64_of)?,
+        share_pct: o.req("share_pct", u32_of)?,
+    };
+    o.finish(&["window_ms", "share_pct"])?;
+    Ok(rule)
 }
 
 fn read_worker(node: &Node, path: &str) -> Result<WorkerSetup, LoadError> {
@@ -687,6 +699,17 @@ pub fn write_scenario(s: &Scenario) -> Out {
             ]),
         ),
         ("gateway", Out::Obj(vec![("honours_keys", Out::Bool(s.gateway.honours_keys))])),
+    ];
+    if let Some(rule) = s.alert {
+        members.push((
+            "alert",
+            Out::Obj(vec![
+                ("window_ms", Out::uint(rule.window_ms)),
+                ("share_pct", Out::uint(u64::from(rule.share_pct))),
+            ]),
+        ));
+    }
+    members.extend([
         ("workers", Out::Arr(s.workers.iter().map(write_worker).collect())),
         ("faults", Out::Arr(s.faults.iter().map(write_fault).collect())),
         (
@@ -704,7 +727,7 @@ pub fn write_scenario(s: &Scenario) -> Out {
                     .collect(),
             ),
         ),
-    ];
+    ]);
     if !s.prompts.is_empty() {
         members.push((
             "prompts",

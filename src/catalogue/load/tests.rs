@@ -91,3 +91,22 @@ fn a_newer_format_gets_a_clear_message() {
         error_of(&GOOD.replacen("\"format\": 1", "\"format\": \"one\"", 1)).starts_with("$.format")
     );
 }
+
+#[test]
+fn an_alert_rule_needs_a_window_and_a_share_from_1_to_100_percent() {
+    let with = |rule: &str| {
+        GOOD.replacen("\"workers\":", &format!("\"alert\": {rule},\n  \"workers\":"), 1)
+    };
+    let good = parse_scenario(&with(r#"{ "window_ms": 15000, "share_pct": 45 }"#));
+    assert_eq!(good.map(|s| s.alert.map(|r| (r.window_ms, r.share_pct))), Ok(Some((15_000, 45))));
+    for (rule, path) in [
+        (r#"{ "window_ms": 0, "share_pct": 45 }"#, "$.alert.window_ms"),
+        (r#"{ "window_ms": 15000, "share_pct": 0 }"#, "$.alert.share_pct"),
+        (r#"{ "window_ms": 15000, "share_pct": 101 }"#, "$.alert.share_pct"),
+    ] {
+        let text = error_of(&with(rule));
+        assert!(text.starts_with(path), "{rule}: {text}");
+    }
+    let text = error_of(&with(r#"{ "share_pct": 45 }"#));
+    assert!(text.contains("window_ms"), "{text}");
+}

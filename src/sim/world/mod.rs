@@ -134,6 +134,8 @@ struct Runtime {
     hung_since_ms: Option<u64>,
     /// Lease granted on the server while its reply was lost (the worker does not know).
     unknown_lease: Option<u32>,
+    /// The status and token of this worker's last rejected write: the task it dead-letters.
+    rejected_write: Option<(String, Option<i64>)>,
 }
 
 struct World<'s> {
@@ -166,6 +168,9 @@ struct World<'s> {
     acting: Option<u8>,
     /// The prose of the next event, as a translatable note (taken by `emit`).
     pending_note: Note,
+    /// Fenced writes seen by the alert monitor: when, and whether the fence refused them.
+    fenced_writes: Vec<(u64, bool)>,
+    alert_firing: bool,
 }
 
 impl<'s> World<'s> {
@@ -236,6 +241,8 @@ impl<'s> World<'s> {
             closed_spans: Vec::new(),
             acting: None,
             pending_note: Note::default(),
+            fenced_writes: Vec::new(),
+            alert_firing: false,
         };
         if recording == Recording::Frames {
             world.frames.push(world.state.clone());

@@ -133,6 +133,7 @@ impl<'s> World<'s> {
         };
         let findings = self.checker.on_write(&fact, &self.names);
         self.record_findings(findings);
+        self.after_write(w, status, (token, guard), (matched, fence_ok), event);
         if self.reply_lost(w) {
             return self.after_lost_reply(w);
         }
@@ -140,6 +141,24 @@ impl<'s> World<'s> {
             (true, _) => self.advance_after(w, 0, false),
             (false, true) => self.rejected(w, Rejection::Status),
             (false, false) => self.rejected(w, Rejection::Fence),
+        }
+    }
+
+    /// What the services learn from a write: a rejected worker's task (for the dead-letter
+    /// queue), and a fenced write for the alert monitor.
+    fn after_write(
+        &mut self,
+        w: u8,
+        status: &str,
+        (token, guard): (Option<i64>, Guard),
+        (matched, fence_ok): (bool, bool),
+        event: u32,
+    ) {
+        if !matched {
+            self.runtime[usize::from(w)].rejected_write = Some((status.to_owned(), token));
+        }
+        if token.is_some() && guard != Guard::None {
+            self.monitor_write(!fence_ok, event);
         }
     }
 

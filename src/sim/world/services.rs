@@ -155,12 +155,59 @@ impl<'s> World<'s> {
         self.advance_after(w, 0, false);
     }
 
-    /// Parks the task in the dead-letter queue for analysis.
+    /// Parks the task in the dead-letter queue for analysis: which order, the state the
+    /// write was to set (the task), the worker and the token it carried.
     pub(super) fn step_send_to_dlq(&mut self, w: u8) {
-        let entry = format!("order {} from {}", self.state.order.id, self.names[usize::from(w)]);
+        let (status, token) =
+            self.runtime[usize::from(w)].rejected_write.clone().unwrap_or_default();
+        let token = token.map_or_else(|| "none".to_owned(), |t| t.to_string());
+        let entry =
+            format!("order {} {status}, token {token}, from {}", self.state.order.id, self.name(w));
         self.state.dlq.push(entry.clone());
         let command = format!("SEND dlq {}", crate::sim::redis::quote_cli(&entry));
         self.emit(Actor::Dlq, EventKind::SentToDlq, command, "queued".to_owned(), Vec::new());
         self.advance_after(w, 0, false);
+    }
+
+    /// The alert monitor counts one fenced write (`fenced_off` when the fence refused it)
+    /// and checks its rule over the last `window_ms`, this write included: the check is an
+    /// event, and the alert fires or resolves when the share crosses the limit.
+    pub(super) fn monitor_write(&mut self, fenced_off: bool, write_event: u32) {
+        let Some(rule) = self.scenario.alert else { return };
+        let now = self.state.now_ms;
+        self.fenced_writes.push((now, fenced_off));
+        let in_window = self.fenced_writes.iter().filter(|(at, _)| at + rule.window_ms > now);
+        let (writes, off) = in_window.fold((0u32, 0u32), |(t, o), w| (t + 1, o + u32::from(w.1)));
+        let limit = rule.share_pct;
+        let firing = u64::from(off) * 100 >= u64::from(limit) * u64::from(writes);
+        let changed = firing != self.alert_firing;
+        self.alert_firing = firing;
+        let pct = off * 100 / writes.max(1);
+        let window = crate::sim::check::secs(rule.window_ms);
+        let args = vec![
+            ("n", off.to_string()),
+            ("m", writes.to_string()),
+            ("pct", pct.to_string()),
+            ("limit", limit.to_string()),
+            ("window", window.clone()),
+        ];
+        let why = match (changed, firing) {
+            (false, _) => String::new(),
+            (true, true) => self.say("sim.alert_firing", args),
+            (true, false) => self.say("sim.alert_resolved", args),
+        };
+        let state = match (changed, firing) {
+            (_, true) if !changed => "still firing",
+            (_, true) => "firing",
+            (true, false) => "resolved",
+            (false, false) => "ok",
+        };
+        let command =
+            self.text(|| format!("CHECK stale_token_share over {window}, alert at {limit}%"));
+        let cmp = if firing { ">=" } else { "<" };
+        let reply = self.text(|| format!("{off}/{writes} = {pct}% {cmp} {limit}%: {state}"));
+        let kind = EventKind::Alert { fenced_off: off, writes, firing, changed };
+        let event = self.emit(Actor::Dlq, kind, command, reply, vec![write_event]);
+        self.events[event as usize].why = why;
     }
 }

@@ -102,29 +102,22 @@ pub(crate) struct ExportsProps {
     pub(crate) link: crate::route::Link,
 }
 
-/// Downloads of the run: the timeline as SVG here, the trace (JSON, as `fence run --format
-/// json`) and a Mermaid sequence diagram on the lab's export page (the main page carries no
-/// exporters).
+/// The way from the player to its exports and embed snippet, on the lab's export page (the
+/// main page carries no exporters).
 #[component]
 pub(crate) fn Exports(props: &ExportsProps) -> Html {
     let m = use_i18n();
     let id = props.trace.scenario().id.clone();
-    let export_link = crate::route::Link {
-        view: crate::route::View::Export { id: id.clone() },
-        t_ms: None,
-        ..props.link.clone()
-    };
+    let export_link =
+        crate::route::Link { view: crate::route::View::Export { id }, ..props.link.clone() };
     let href = format!("{}{}", crate::route::Page::Lab.path(), export_link.to_hash());
     html! {
-        <div class="exports" role="group" aria-label={m.t("export.title")}>
-            <span>{ m.t("export.title") }</span>
-            <button onclick={svg_download(id)} data-testid="export-svg">{ "SVG" }</button>
-            <a href={href} data-testid="export-more">{ m.t("export.more") }</a>
-        </div>
+        <a class="exports" href={href} data-testid="export-more">{ m.t("share.export") }</a>
     }
 }
 
-/// Downloads the timeline on the page as an SVG file.
+/// Downloads the timeline as a standalone SVG file: the XML namespace added, and the
+/// drawing's own `<style>` (which falls back to the light theme's colours) already inside.
 fn svg_download(id: String) -> Callback<MouseEvent> {
     Callback::from(move |_: MouseEvent| {
         let svg = web_sys::window()
@@ -132,7 +125,8 @@ fn svg_download(id: String) -> Callback<MouseEvent> {
             .and_then(|d| d.query_selector("[data-testid='swimlanes']").ok().flatten())
             .map(|el| el.outer_html());
         if let Some(svg) = svg {
-            download(&format!("{id}.svg"), "image/svg+xml", &svg);
+            let file = crate::export::standalone_svg(&svg, crate::export::SVG_STYLE);
+            download(&format!("{id}.svg"), "image/svg+xml", &file);
         }
     })
 }
@@ -172,16 +166,27 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
         ..props.link.clone()
     };
     let title = m.content(&format!("s.{id}.title"), &props.scenario.title);
+    let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    // The main page sits beside lab.html.
+    let folder = page.split('#').next().unwrap_or("").rsplit_once('/').map_or("", |(f, _)| f);
+    let snippet = crate::ui::share::embed_snippet(
+        &back,
+        &format!("{folder}/"),
+        &format!("{title} ({})", m.t("app.name")),
+    );
     html! {
         <section class="export-page" data-testid="export-page">
-            <h1>{ m.tf("export.page", &[("title", &title)]) }</h1>
-            <div class="exports" role="group" aria-label={m.t("export.title")}>
+            <h1>{ m.labf("export.page", &[("title", &title)]) }</h1>
+            <div class="exports" role="group" aria-label={m.lab("export.title")}>
                 <button onclick={svg_download(id.clone())} data-testid="export-svg">{ "SVG" }</button>
                 <button onclick={json} data-testid="export-json">{ "JSON" }</button>
                 <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>
             </div>
             <crate::ui::player::Swimlanes trace={trace.clone()} cursor={trace.len()} time_ms={trace.end_ms()} on_action={Callback::noop()} />
-            <p><a href={format!("{}{}", crate::route::Page::Main.path(), back.to_hash())}>{ m.t("export.back") }</a></p>
+            <h2>{ m.lab("export.embed") }</h2>
+            <p>{ m.lab("export.embed_hint") }</p>
+            <textarea readonly=true rows="4" data-testid="embed-snippet" aria-label={m.lab("export.embed")} value={snippet} />
+            <p><a href={format!("{}{}", crate::route::Page::Main.path(), back.to_hash())}>{ m.lab("export.back") }</a></p>
         </section>
     }
 }

@@ -201,7 +201,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 <aside class="side">
                     <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
                     <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
-                    <controls::Exports trace={player.trace.clone()} link={props.link.clone()} />
+                    <controls::Exports trace={player.trace.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
                     if !embed {
                         <p><a href={Link::to(crate::route::View::Compare { id: id.clone() }).to_hash()}>{ m.t("player.compare") }</a></p>
                     }
