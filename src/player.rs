@@ -75,9 +75,22 @@ pub struct Player {
     pub playing: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
-    /// Prediction prompts (indices into the scenario's `prompts`) already answered; play
-    /// stops before the event of every other one.
+    /// Prediction prompts (indices into the scenario's `prompts`) already answered; every
+    /// forward move stops before the event of every other one.
     pub prompts_done: Vec<usize>,
+    /// The instructor's "show everything": no stops at prompts, nothing hidden.
+    pub reveal: Reveal,
+}
+
+/// Whether the player keeps a prompt's answer hidden until the learner reaches it.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Reveal {
+    /// The learner's view: outcome and future marks hidden until every prompt ahead has
+    /// been answered, and every forward move stops at an unanswered prompt.
+    #[default]
+    AsYouGo,
+    /// The instructor's view: everything shown, nothing stops.
+    Everything,
 }
 
 /// What a control asks for.
@@ -85,6 +98,9 @@ pub struct Player {
 pub enum Action {
     /// Move the clock to a time (the scrubber); all events at or before it are applied.
     SeekTime(u64),
+    /// Move to a time a link or the host page names: the prompts on the way count as
+    /// passed (whoever links to a moment means that moment).
+    JumpTime(u64),
     /// Apply exactly this many events (a click on an event).
     SeekCursor(usize),
     StepForward,
@@ -105,8 +121,9 @@ pub enum Action {
     Fork(WhatIf),
     /// Back to the original scenario, keeping the clock.
     Reset,
-    /// The learner answered prediction prompt `i` and continues.
+    /// The learner answered prediction prompt `i`: one step on, to the moment predicted.
     ContinueAfterPrompt(usize),
+    SetReveal(Reveal),
 }
 
 impl Player {
@@ -121,6 +138,7 @@ impl Player {
             playing: false,
             speed: SPEED_DEFAULT,
             prompts_done: Vec::new(),
+            reveal: Reveal::AsYouGo,
         }
     }
 
@@ -148,6 +166,17 @@ impl Player {
                 next.time_ms = t;
                 next.cursor = self.trace.cursor_at_time(t);
                 next.playing = false;
+            }
+            Action::JumpTime(t) => {
+                let t = t.min(self.end_ms());
+                next.time_ms = t;
+                next.cursor = self.trace.cursor_at_time(t);
+                next.playing = false;
+                let cursor = next.cursor;
+                for stop in self.pending_stops().into_iter().filter(|&p| p < cursor) {
+                    next.pass_prompt_at(stop);
+                }
+                return next;
             }
             Action::SeekCursor(c) => {
                 next.set_cursor(c.min(n));
@@ -200,17 +229,15 @@ impl Player {
                         next.cursor = n;
                         next.playing = false;
                     }
-                    // ... and just before the event of an unanswered prediction prompt.
-                    if let Some(stop) = self
-                        .pending_stops()
-                        .into_iter()
-                        .find(|&p| p >= self.cursor && p < next.cursor)
-                    {
+                    // ... and just before the event of an unanswered prediction prompt, with
+                    // the clock at that event's time.
+                    if let Some(stop) = self.stop_between(self.cursor, next.cursor) {
                         next.cursor = stop;
                         next.time_ms = self.trace.events()[stop].at_ms;
                         next.playing = false;
                     }
                 }
+                return next;
             }
             Action::SetSpeed(i) => next.speed = i.min(SPEEDS.len() - 1),
             Action::Fork(whatif) => next.rerun(whatif),
@@ -219,14 +246,49 @@ impl Player {
                 if !next.prompts_done.contains(&i) {
                     next.prompts_done.push(i);
                 }
-                next.start_playing();
+                next.set_cursor((self.cursor + 1).min(n));
+                next.playing = false;
             }
+            Action::SetReveal(reveal) => next.reveal = reveal,
+        }
+        // No move forward passes an unanswered prompt: it stops just before its event.
+        if let Some(stop) = next.stop_between(self.cursor, next.cursor) {
+            next.set_cursor(stop);
+            next.playing = false;
         }
         next
     }
 
-    /// Cursor positions (the anchor event's index) of prompts not yet answered, in order.
+    /// Whether the page must keep the run's outcome to itself: an unanswered prompt lies
+    /// ahead (its answer would show in the verdict, the summary or the future marks).
+    pub fn hides_outcome(&self) -> bool {
+        self.pending_stops().iter().any(|&p| p >= self.cursor)
+    }
+
+    /// The first unanswered prompt's stop in `from..to` (a forward move between them).
+    fn stop_between(&self, from: usize, to: usize) -> Option<usize> {
+        if to <= from {
+            return None;
+        }
+        self.pending_stops().into_iter().find(|&p| p >= from && p < to)
+    }
+
+    /// Marks the prompts anchored at cursor position `stop` as passed.
+    fn pass_prompt_at(&mut self, stop: usize) {
+        for (i, p) in self.original.prompts.iter().enumerate() {
+            let here = crate::catalogue::narration::anchor_event(&self.trace, &p.at) == Some(stop);
+            if here && !self.prompts_done.contains(&i) {
+                self.prompts_done.push(i);
+            }
+        }
+    }
+
+    /// Cursor positions (the anchor event's index) of prompts not yet answered, in order
+    /// (none when the instructor shows everything).
     pub fn pending_stops(&self) -> Vec<usize> {
+        if self.reveal == Reveal::Everything {
+            return Vec::new();
+        }
         let mut stops: Vec<usize> = self
             .original
             .prompts
@@ -241,6 +303,9 @@ impl Player {
 
     /// The prompt to show now: an unanswered one whose event is the next to happen.
     pub fn prompt_due(&self) -> Option<usize> {
+        if self.reveal == Reveal::Everything {
+            return None;
+        }
         self.original.prompts.iter().enumerate().find_map(|(i, p)| {
             let due = !self.prompts_done.contains(&i)
                 && crate::catalogue::narration::anchor_event(&self.trace, &p.at)
@@ -253,7 +318,7 @@ impl Player {
     /// Whether a prompt still asks about this run: a what-if fork in which its facts no
     /// longer hold would make its answer key wrong, so it is not asked.
     fn prompt_applies(&self, prompt: &crate::sim::scenario::Prompt) -> bool {
-        prompt.facts.iter().all(|f| crate::catalogue::facts::check(&self.trace, f).is_ok())
+        prompt.facts.iter().all(|f| crate::catalogue::facts::holds(&self.trace, f))
     }
 
     fn start_playing(&mut self) {

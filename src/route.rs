@@ -27,6 +27,8 @@ pub struct Link {
     pub lang: Option<Lang>,
     /// `embed=1`: the compact player without site chrome.
     pub embed: bool,
+    /// `reveal=1`: the instructor's "show everything" (no prompt stops, nothing hidden).
+    pub reveal: bool,
     /// `origins=`: origins allowed to exchange postMessage with an embed (none by default).
     pub origins: Vec<String>,
 }
@@ -148,6 +150,7 @@ impl Link {
                 },
                 "lang" => link.lang = Lang::from_code(&value),
                 "embed" => link.embed = value == "1",
+                "reveal" => link.reveal = value == "1",
                 "origins" => {
                     link.origins = value.split(',').filter_map(normal_origin).collect();
                 }
@@ -222,6 +225,9 @@ impl Link {
         }
         if self.embed {
             query.push(("embed".into(), "1".into()));
+        }
+        if self.reveal {
+            query.push(("reveal".into(), "1".into()));
         }
         if !self.origins.is_empty() {
             query.push(("origins".into(), self.origins.join(",")));

@@ -11,64 +11,91 @@ use crate::sim::{EventKind, Trace};
 
 /// Whether `fact` holds in `trace`; `Err` says what the trace shows instead.
 pub fn check(trace: &Trace, fact: &Fact) -> Result<(), String> {
+    evaluate::<String>(trace, fact)
+}
+
+/// Whether `fact` holds in `trace`, without the explanation (the player asks this on every
+/// render; it neither builds the message nor carries the code that would).
+pub fn holds(trace: &Trace, fact: &Fact) -> bool {
+    evaluate::<()>(trace, fact).is_ok()
+}
+
+/// What a failed fact reports: the explanation, or nothing.
+trait Why: Sized {
+    fn say(make: impl FnOnce() -> String) -> Self;
+}
+
+impl Why for String {
+    fn say(make: impl FnOnce() -> String) -> String {
+        make()
+    }
+}
+
+impl Why for () {
+    fn say(_: impl FnOnce() -> String) {}
+}
+
+/// Longer than 100 lines: one arm per kind of fact, each a lookup and a comparison.
+fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
     // Only the facts about the whole run need its summary (a walk over every event).
     let summary = || trace.summary();
-    let expect = |ok: bool, seen: String| if ok { Ok(()) } else { Err(seen) };
+    let expect = |ok: bool, seen: &dyn Fn() -> String| if ok { Ok(()) } else { Err(W::say(seen)) };
+    let missing = |what: &'static str| W::say(|| what.to_owned());
     match fact {
         Fact::Write { worker, nth, rows, token } => {
             let writes = summary().writes;
             let write = writes.iter().filter(|w| &w.worker == worker).nth(nth.saturating_sub(1));
-            let write = write.ok_or_else(|| format!("{worker} made fewer than {nth} writes"))?;
-            expect(
-                write.rows == *rows && (token.is_none() || write.token == *token),
-                format!("saw {write:?}"),
-            )
+            let write =
+                write.ok_or_else(|| W::say(|| format!("{worker} made fewer than {nth} writes")))?;
+            expect(write.rows == *rows && (token.is_none() || write.token == *token), &|| {
+                format!("saw {write:?}")
+            })
         }
         Fact::Grant { worker, nth, token } => {
             let grants = summary().grants;
             let grant = grants.iter().filter(|g| &g.worker == worker).nth(nth.saturating_sub(1));
-            let grant = grant.ok_or_else(|| format!("{worker} got fewer than {nth} grants"))?;
-            expect(grant.token == *token, format!("saw {grant:?}"))
+            let grant =
+                grant.ok_or_else(|| W::say(|| format!("{worker} got fewer than {nth} grants")))?;
+            expect(grant.token == *token, &|| format!("saw {grant:?}"))
         }
         Fact::Violation { property } => {
             let found = summary().violations;
-            expect(found.iter().any(|v| &v.name == property), format!("saw {found:?}"))
+            expect(found.iter().any(|v| &v.name == property), &|| format!("saw {found:?}"))
         }
         Fact::NoViolations => {
             let found = summary().violations;
-            expect(found.is_empty(), format!("saw {found:?}"))
+            expect(found.is_empty(), &|| format!("saw {found:?}"))
         }
         Fact::Warning { kind } => {
             let found = summary().warnings;
-            expect(found.iter().any(|w| &w.name == kind), format!("saw {found:?}"))
+            expect(found.iter().any(|w| &w.name == kind), &|| format!("saw {found:?}"))
         }
         Fact::Charges { count } => {
             let charges = summary().charges;
-            expect(charges == *count, format!("saw {charges} charges"))
+            expect(charges == *count, &|| format!("saw {charges} charges"))
         }
         Fact::Overlap { present } => {
             let overlaps = summary().overlaps;
-            expect(overlaps.is_empty() != *present, format!("saw {overlaps:?}"))
+            expect(overlaps.is_empty() != *present, &|| format!("saw {overlaps:?}"))
         }
         Fact::Event { at, reply } => {
-            let index = anchor_event(trace, at).ok_or("no such event")?;
+            let index = anchor_event(trace, at).ok_or_else(|| missing("no such event"))?;
             let event = &trace.events()[index];
-            expect(
-                reply.as_ref().is_none_or(|r| &event.reply == r),
-                format!("reply was {:?}", event.reply),
-            )
+            expect(reply.as_ref().is_none_or(|r| &event.reply == r), &|| {
+                format!("reply was {:?}", event.reply)
+            })
         }
         Fact::NoEvent { at } => match anchor_event(trace, at) {
             None => Ok(()),
-            Some(index) => Err(format!("event #{index} matches")),
+            Some(index) => Err(W::say(|| format!("event #{index} matches"))),
         },
         Fact::Key { after, key, node, is } => {
-            let (state, at_ms) = state_after(trace, after)?;
+            let (state, at_ms) = state_after(trace, after).map_err(missing)?;
             let n = match node {
                 Some(name) => state.nodes.iter().position(|n| &n.name == name),
                 None => state.primary.map(usize::from).or(Some(0)),
             };
-            let node = n.and_then(|n| state.nodes.get(n)).ok_or("no such node")?;
+            let node = n.and_then(|n| state.nodes.get(n)).ok_or_else(|| missing("no such node"))?;
             let entry = node.keyspace.peek(key, node.clock_ms(at_ms));
             let seen = entry.map(|e| e.value.clone());
             let ok = match (is, &seen) {
@@ -77,30 +104,39 @@ pub fn check(trace: &Trace, fact: &Fact) -> Result<(), String> {
                 (KeyIs::Value(expected), Some(value)) => value == expected,
                 _ => false,
             };
-            expect(ok, format!("{key} on {} held {seen:?}", node.name))
+            expect(ok, &|| format!("{key} on {} held {seen:?}", node.name))
         }
         Fact::Row { after, last_fence, status, updated_by } => {
-            let (state, _) = state_after(trace, after)?;
+            let (state, _) = state_after(trace, after).map_err(missing)?;
             let row = &state.order;
             expect(
                 last_fence.is_none_or(|f| row.last_fence == f)
                     && status.as_ref().is_none_or(|s| &row.status == s)
                     && updated_by.as_ref().is_none_or(|u| &row.updated_by == u),
-                format!(
-                    "the row was status {}, last_fence {}, updated_by {:?}",
-                    row.status, row.last_fence, row.updated_by
-                ),
+                &|| {
+                    format!(
+                        "the row was status {}, last_fence {}, updated_by {:?}",
+                        row.status, row.last_fence, row.updated_by
+                    )
+                },
             )
         }
         Fact::Before { first, then } => {
-            let a = anchor_event(trace, first).ok_or("no event matches `first`")?;
-            let b = anchor_event(trace, then).ok_or("no event matches `then`")?;
-            expect(a < b, format!("#{a} is not before #{b}"))
+            let a =
+                anchor_event(trace, first).ok_or_else(|| missing("no event matches `first`"))?;
+            let b = anchor_event(trace, then).ok_or_else(|| missing("no event matches `then`"))?;
+            expect(a < b, &|| format!("#{a} is not before #{b}"))
         }
         Fact::Belief { after, worker, holds } => {
-            let (state, _) = state_after(trace, after)?;
-            let w = state.workers.iter().find(|w| &w.name == worker).ok_or("no such worker")?;
-            expect(w.belief.is_some() == *holds, format!("{worker}'s belief was {:?}", w.belief))
+            let (state, _) = state_after(trace, after).map_err(missing)?;
+            let w = state
+                .workers
+                .iter()
+                .find(|w| &w.name == worker)
+                .ok_or_else(|| missing("no such worker"))?;
+            expect(w.belief.is_some() == *holds, &|| {
+                format!("{worker}'s belief was {:?}", w.belief)
+            })
         }
     }
 }
@@ -130,12 +166,12 @@ pub fn broken(trace: &Trace) -> Vec<(String, String)> {
 /// Whether every fact of narration paragraph `i` holds in `trace` (a what-if run shows only
 /// the paragraphs that are still true of it).
 pub fn narration_holds(trace: &Trace, lesson: &Scenario, i: usize) -> bool {
-    lesson.narration.get(i).is_some_and(|n| n.facts.iter().all(|f| check(trace, f).is_ok()))
+    lesson.narration.get(i).is_some_and(|n| n.facts.iter().all(|f| holds(trace, f)))
 }
 
 /// Whether every claim of the lesson's title and summary holds in `trace`.
 pub fn claims_hold(trace: &Trace, lesson: &Scenario) -> bool {
-    lesson.claims.iter().all(|f| check(trace, f).is_ok())
+    lesson.claims.iter().all(|f| holds(trace, f))
 }
 
 /// What an English sentence states about the run without a declared fact behind it: a
@@ -242,7 +278,7 @@ fn run_tokens(trace: &Trace) -> Vec<i64> {
 }
 
 /// The state right after the anchored event, with the time it happened.
-fn state_after<'t>(trace: &'t Trace, anchor: &Anchor) -> Result<(&'t State, u64), String> {
+fn state_after<'t>(trace: &'t Trace, anchor: &Anchor) -> Result<(&'t State, u64), &'static str> {
     let index = anchor_event(trace, anchor).ok_or("no such event")?;
     Ok((trace.state_at(index + 1), trace.events()[index].at_ms))
 }

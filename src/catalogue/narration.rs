@@ -71,3 +71,15 @@ pub fn told_at(trace: &Trace, cursor: usize) -> Option<Told> {
         .all(|&(j, _)| crate::catalogue::facts::narration_holds(trace, scenario, j));
     Some(if holds { Told::Paragraph(i) } else { Told::Departed })
 }
+
+/// The story for the step at `cursor`: a paragraph only at the instant of its event, so the
+/// next steps (a release, a finish) do not repeat it; `None` at steps the story does not
+/// speak of.
+pub fn told_now(trace: &Trace, cursor: usize) -> Option<Told> {
+    let current = trace.events().get(cursor.checked_sub(1)?)?;
+    let (_, event) = at_cursor(trace, cursor)?;
+    match trace.events()[event].at_ms == current.at_ms {
+        true => told_at(trace, cursor),
+        false => None,
+    }
+}

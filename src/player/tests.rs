@@ -1,9 +1,14 @@
-use super::{Action, Player, SPEEDS};
+use super::{Action, Player, Reveal, SPEEDS};
 use crate::catalogue;
 use crate::whatif::WhatIf;
 
 fn player(id: &str) -> Player {
     Player::new(catalogue::find(id).expect("built-in"))
+}
+
+/// The instructor's player: no prompt stops it (for the tests of plain movement).
+fn revealed(id: &str) -> Player {
+    player(id).update(Action::SetReveal(Reveal::Everything))
 }
 
 /// Applies actions in order and returns the final player.
@@ -13,7 +18,7 @@ fn run(p: Player, actions: &[Action]) -> Player {
 
 #[test]
 fn seeking_by_time_applies_every_event_up_to_it() {
-    let p = player("gc-pause-fenced").update(Action::SeekTime(31_500));
+    let p = revealed("gc-pause-fenced").update(Action::SeekTime(31_500));
     let state = p.trace.state_at(p.cursor);
     let node = &state.nodes[0];
     assert_eq!(
@@ -28,19 +33,19 @@ fn seeking_by_time_applies_every_event_up_to_it() {
 
 #[test]
 fn stepping_walks_same_instant_events_one_by_one_and_clamps() {
-    let p = player("gc-pause-fenced");
+    let p = revealed("gc-pause-fenced");
     let p = run(p, &[Action::Last]);
     let n = p.trace.len();
     let back = p.update(Action::StepBack);
     assert_eq!(back.cursor, n - 1);
     assert_eq!(back.time_ms, p.trace.events()[n - 2].at_ms);
     assert_eq!(p.update(Action::StepForward).cursor, n, "stepping past the end clamps");
-    assert_eq!(run(player("gc-pause-fenced"), &[Action::StepBack]).cursor, 0);
+    assert_eq!(run(revealed("gc-pause-fenced"), &[Action::StepBack]).cursor, 0);
 }
 
 #[test]
 fn milestones_skip_to_the_events_that_matter() {
-    let p = player("gc-pause-fenced");
+    let p = revealed("gc-pause-fenced");
     let tags: Vec<&str> = std::iter::successors(Some(p.clone()), |p| {
         let next = p.update(Action::NextMilestone);
         (next.cursor != p.cursor).then_some(next)
@@ -121,10 +126,71 @@ fn play_stops_before_a_prediction_prompt_until_it_is_answered() {
     assert_eq!(p.cursor, rejected, "the predicted event has not happened yet");
     assert_eq!(p.prompt_due(), Some(0));
     let p = p.update(Action::ContinueAfterPrompt(0));
-    assert!(p.playing && p.prompt_due().is_none());
-    let mut p = p;
+    assert_eq!(p.cursor, rejected + 1, "Continue shows the predicted moment, one step on");
+    assert!(!p.playing && p.prompt_due().is_none());
+    let mut p = p.update(Action::Play);
     for _ in 0..200 {
         p = p.update(Action::Tick(1_000));
     }
     assert_eq!(p.cursor, p.trace.len(), "after the answer, play runs to the end");
+}
+
+#[test]
+fn no_way_forward_passes_an_unanswered_prompt() {
+    // gc-pause-unfenced asks before A's late write (the second accepted one).
+    let p = player("gc-pause-unfenced");
+    let stop = p.trace.events().iter().filter(|e| e.kind.tag() == "write-accepted").nth(1).unwrap();
+    let stop = stop.id as usize;
+    let at_stop = |p: &Player, how: &str| {
+        assert_eq!((p.cursor, p.prompt_due(), p.playing), (stop, Some(0), false), "{how}");
+    };
+    let end = p.trace.end_ms();
+    at_stop(&p.update(Action::Last), "End");
+    at_stop(&p.update(Action::SeekTime(end)), "scrubbing past it");
+    at_stop(&p.update(Action::SeekCursor(p.trace.len())), "clicking a later mark");
+    let mut q = p.clone();
+    for _ in 0..20 {
+        q = q.update(Action::NextMilestone);
+    }
+    at_stop(&q, "milestone jumps");
+    let mut q = p.clone();
+    for _ in 0..40 {
+        q = q.update(Action::StepForward);
+    }
+    at_stop(&q, "steps");
+    let mut q = p.update(Action::SetSpeed(SPEEDS.len() - 1)).update(Action::Play);
+    for _ in 0..200 {
+        q = q.update(Action::Tick(1_000));
+    }
+    assert_eq!((q.cursor, q.prompt_due(), q.playing), (stop, Some(0), false), "Play");
+    // Until then the outcome stays hidden; moving back is free and keeps it hidden.
+    assert!(q.hides_outcome());
+    assert!(q.update(Action::First).hides_outcome());
+    // Continue applies exactly the predicted event: A's write lands.
+    let after = q.update(Action::ContinueAfterPrompt(0));
+    assert_eq!(after.cursor, stop + 1);
+    assert_eq!(after.current_event().map(|e| e.kind.tag()), Some("write-accepted"));
+    assert!(!after.hides_outcome());
+    assert_eq!(
+        after.update(Action::Last).cursor,
+        after.trace.len(),
+        "answered: End goes to the end"
+    );
+}
+
+#[test]
+fn a_link_or_the_instructor_goes_anywhere() {
+    let p = player("gc-pause-unfenced");
+    let end = p.trace.end_ms();
+    // A link's t= (or the host page's seek) is a moment someone chose: its prompts count as passed.
+    let linked = p.update(Action::JumpTime(end));
+    assert_eq!(linked.cursor, linked.trace.len());
+    assert!(!linked.hides_outcome() && linked.prompt_due().is_none());
+    assert_eq!(linked.update(Action::First).update(Action::Last).cursor, linked.trace.len());
+    // "Show everything": nothing stops, nothing is hidden, no prompt is asked.
+    let shown = p.update(Action::SetReveal(Reveal::Everything));
+    assert!(!shown.hides_outcome());
+    assert_eq!(shown.update(Action::Last).cursor, shown.trace.len());
+    let stop = shown.pending_stops();
+    assert!(stop.is_empty());
 }

@@ -63,6 +63,7 @@ fn links_round_trip() {
             whatif: WhatIf { ttl_ms: Some(20_000), guard: Some(Guard::None), ..WhatIf::default() },
             lang: Some(Lang::Id),
             embed: true,
+            reveal: true,
             origins: vec!["https://lms.example".into(), "http://127.0.0.1:8000".into()],
         },
         Link::to(View::Custom { payload: Payload::Json("{\"a\": \"ü & ?\"}".into()) }),

@@ -229,8 +229,14 @@ pub(crate) fn current_hash() -> String {
     web_sys::window().and_then(|window| window.location().hash().ok()).unwrap_or_default()
 }
 
+/// Navigates within the app. In an embed the move replaces the current history entry, so
+/// the host page's Back button is not filled with the player's steps.
 pub(crate) fn set_hash(hash: &str) {
     if let Some(window) = web_sys::window() {
-        let _ = window.location().set_hash(hash);
+        let location = window.location();
+        let _ = match Link::parse(&current_hash()).embed {
+            true => location.replace(hash),
+            false => location.set_hash(hash),
+        };
     }
 }

@@ -41,3 +41,20 @@ pub fn start_lab() {
 pub fn show_crash_panel_for_test(message: &str) {
     crash::show_panel(message);
 }
+
+/// The event index a click landed on, from the nearest `data-seek` attribute: the links
+/// and lines of the text views written as strings share one listener each.
+pub(crate) fn seek_target(target: Option<web_sys::EventTarget>) -> Option<usize> {
+    use wasm_bindgen::JsCast;
+    target
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("[data-seek]").ok().flatten())
+        .and_then(|el| el.get_attribute("data-seek"))
+        .and_then(|id| id.parse().ok())
+}
+
+/// The one door from text to the page: a [`crate::markup::Markup`], whose names are
+/// constants and whose values and text were escaped as it was written.
+pub(crate) fn markup(m: crate::markup::Markup) -> yew::Html {
+    yew::Html::from_html_unchecked(m.into_string().into())
+}

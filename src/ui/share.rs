@@ -29,8 +29,8 @@ pub(crate) fn permalink(player: &Player, link: &Link, lang: crate::i18n::Lang) -
         t_ms: Some(player.time_ms),
         whatif: player.whatif.clone(),
         lang: Some(lang),
-        embed: false,
-        origins: Vec::new(),
+        reveal: player.reveal == crate::player::Reveal::Everything,
+        ..Link::default()
     }
 }
 

@@ -38,6 +38,11 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
 
     await page.click('[data-testid=scenario-card][data-id=gc-pause-fenced] a');
     await page.waitForSelector('[data-testid=player][data-id=gc-pause-fenced]', { timeout: 5000 });
+    // A learner's view keeps the outcome back until the first prompt; the instructor's
+    // switch shows the whole run, A's rejected write included.
+    const early = await page.locator('[data-testid=event][data-kind=write-rejected]').count();
+    if (early !== 0) problems.push(`gc-pause-fenced shows its rejected write before the prompt (${early})`);
+    await page.click('[data-testid=reveal]');
     const rejected = await page.locator('[data-testid=event][data-kind=write-rejected]').count();
     if (rejected !== 1) problems.push(`expected one rejected write in gc-pause-fenced, saw ${rejected}`);
     // The main page carries only the catalogue index: the lesson came from scenarios/<id>.json.
@@ -130,6 +135,46 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     const leaked = await page.evaluate(() => window.received.length);
     if (otherClock !== '0.000 s') problems.push(`a host on another origin moved the player to ${otherClock}`);
     if (leaked !== 0) problems.push(`a host on another origin received ${leaked} messages`);
+
+    // The story under the controls is in view at 1280x800 at every step of every built-in
+    // (the instructor's view, so no prompt stops the walk).
+    const wide = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await wide.goto(`${url}#/`, { waitUntil: 'load' });
+    await wide.waitForSelector('[data-testid=scenario-card]', { timeout: 15000 });
+    const ids = await wide.evaluate(() => [...document.querySelectorAll('[data-testid=scenario-card]')].map((c) => c.dataset.id));
+    let checked = 0;
+    for (const id of ids) {
+      await wide.evaluate((h) => { location.hash = h; }, `#/s/${id}?v=1&reveal=1`);
+      await wide.waitForSelector(`[data-testid=player][data-id="${id}"]`, { timeout: 15000 });
+      const steps = await wide.evaluate(() => +document.querySelector('[data-testid=step-count]').textContent.split(' of ')[1].trim());
+      for (let step = 0; step <= steps; step++) {
+        const low = await wide.evaluate(() => {
+          const n = document.querySelector('[data-testid=narration]');
+          return n ? Math.round(n.getBoundingClientRect().top + 24) : 9999;
+        });
+        if (low > 800) { problems.push(`${id} step ${step}: the narration is below the fold (${low} px)`); break; }
+        checked++;
+        await wide.click('[data-testid=step-forward]');
+      }
+    }
+    await wide.close();
+    // A phone: no sideways scrolling of the page, no timeline label under 11 px.
+    const phone = await browser.newPage({ viewport: { width: 360, height: 740 } });
+    for (const hash of ['#/s/gc-pause-fenced?v=1&t=40000', '#/s/dlq-threshold?v=1&t=20000&lang=vi', '#/', '#/s/gc-pause-fenced?v=1&embed=1']) {
+      await phone.goto(`${url}${hash}`, { waitUntil: 'load' });
+      await phone.waitForSelector('[data-testid=app]', { timeout: 15000 });
+      await phone.waitForTimeout(300);
+      const fit = await phone.evaluate(() => {
+        const small = [...document.querySelectorAll('.swimlanes text')]
+          .map((t) => ({ text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a }))
+          .filter((t) => t.px < 11);
+        return { width: document.documentElement.scrollWidth, small: small.slice(0, 3) };
+      });
+      if (fit.width > 360) problems.push(`${hash} at 360 px scrolls sideways (${fit.width} px)`);
+      if (fit.small.length) problems.push(`${hash} at 360 px has timeline labels under 11 px: ${JSON.stringify(fit.small)}`);
+    }
+    await phone.close();
+    console.log(`e2e: the narration was in view at ${checked} steps of ${ids.length} built-ins at 1280x800; phones fit`);
 
     console.log(`e2e: home shows ${cards} scenarios; player, the CSP on both pages, the sandbox on lab.html, not-found, language packs and the iframe protocol work; screenshot ${shot}`);
   } catch (err) {

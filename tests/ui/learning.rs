@@ -66,7 +66,7 @@ async fn tampered_progress_is_reset_with_a_notice() {
 
 #[wasm_bindgen_test]
 async fn a_permalink_restores_scenario_moment_and_parameters() {
-    let root = mount_at("#/s/gc-pause-fenced").await;
+    let root = mount_at("#/s/gc-pause-fenced?v=1&reveal=1").await;
     set_change(&root, "param-ttl", "35000").await;
     set_input(&root, "scrubber", "31500").await;
     click(&root, "copy-link").await;
@@ -208,7 +208,7 @@ async fn a_prediction_prompt_stops_playback_until_answered() {
 
 #[wasm_bindgen_test]
 async fn a_keyboard_only_walk_through_a_scenario() {
-    let root = mount_at("#/s/gc-pause-fenced").await;
+    let root = mount_at("#/s/gc-pause-fenced?v=1&reveal=1").await;
     let player: web_sys::HtmlElement = find(&root, "player").unwrap().dyn_into().unwrap();
     player.focus().unwrap();
     press(&player, "ArrowRight", false).await;

@@ -10,5 +10,6 @@ mod player;
 mod sandbox;
 mod shell;
 mod support;
+mod teaching;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -18,7 +18,8 @@ fn current_tag(root: &web_sys::Element) -> String {
 
 #[wasm_bindgen_test]
 async fn scrubbing_moves_the_inspector_to_the_right_state() {
-    let root = mount_at("#/s/gc-pause-fenced").await;
+    // The instructor's view: no prediction prompt stops the scrubber here.
+    let root = mount_at("#/s/gc-pause-fenced?v=1&reveal=1").await;
     set_input(&root, "scrubber", "31500").await;
     assert_eq!(clock(&root), "31.500 s");
     assert_eq!(
@@ -45,7 +46,7 @@ async fn scrubbing_moves_the_inspector_to_the_right_state() {
 
 #[wasm_bindgen_test]
 async fn stepping_and_semantic_stepping() {
-    let root = mount_at("#/s/gc-pause-fenced").await;
+    let root = mount_at("#/s/gc-pause-fenced?v=1&reveal=1").await;
     assert!(text(&find(&root, "step-count").unwrap()).starts_with("step 0 of "));
     click(&root, "step-forward").await;
     assert_eq!(current_tag(&root), "granted");
@@ -97,7 +98,7 @@ async fn play_stops_at_the_end() {
 
 #[wasm_bindgen_test]
 async fn a_what_if_pause_shorter_than_the_ttl_removes_the_rejection() {
-    let root = mount_at("#/s/gc-pause-fenced?t=20000").await;
+    let root = mount_at("#/s/gc-pause-fenced?t=20000&reveal=1").await;
     let kinds = |root: &web_sys::Element| -> Vec<String> {
         find_all(root, "event").iter().filter_map(|e| e.get_attribute("data-kind")).collect()
     };

@@ -17,9 +17,10 @@ async fn home_lists_the_catalogue() {
 
 #[wasm_bindgen_test]
 async fn route_change_opens_the_scenario_view() {
-    // Following a card's hash opens that scenario; its trace shows A's rejected write.
+    // Following a card's hash opens that scenario; its trace shows A's rejected write (in
+    // the instructor's view: a learner's keeps it back until the prompt before it).
     let root = mount_at("#/").await;
-    set_hash("#/s/gc-pause-fenced").await;
+    set_hash("#/s/gc-pause-fenced?v=1&reveal=1").await;
     let player = find(&root, "player").expect("player view after the route change");
     assert_eq!(player.get_attribute("data-id").as_deref(), Some("gc-pause-fenced"));
     let kinds: Vec<String> =

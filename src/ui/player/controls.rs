@@ -216,32 +216,47 @@ pub(crate) struct EventLogProps {
     pub(crate) trace: TraceRef,
     pub(crate) cursor: usize,
     pub(crate) on_action: Callback<Action>,
+    /// List only the events before this cursor (the outcome is being kept back).
+    #[prop_or_default]
+    pub(crate) upto: Option<usize>,
 }
 
 /// The trace as text, one button per event: the keyboard and screen-reader alternative to
-/// the SVG timeline (Enter on an event moves the cursor to it).
+/// the SVG timeline (Enter on an event moves the cursor to it). Written as one string with
+/// one listener.
 #[component]
 pub(crate) fn EventLog(props: &EventLogProps) -> Html {
     let m = use_i18n();
     let trace = &props.trace;
+    let mut lines = crate::markup::Markup::new();
+    for event in trace.events().iter().take(props.upto.unwrap_or(usize::MAX)) {
+        let id = event.id as usize;
+        let index = id.to_string();
+        let mut button = vec![
+            ("class", "log-line"),
+            ("data-seek", index.as_str()),
+            ("data-testid", "log-event"),
+        ];
+        if id + 1 == props.cursor {
+            button.push(("aria-current", "step"));
+        }
+        lines.open("li", if id >= props.cursor { &[("class", "future")] } else { &[] });
+        lines.open("button", &button);
+        lines.element("code", &[], &crate::sim::render::line(trace, event));
+        lines.close("button").close("li");
+    }
+    let onclick = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(id) = crate::ui::seek_target(e.target()) {
+                on_action.emit(Action::SeekCursor(id + 1));
+            }
+        })
+    };
     html! {
         <details class="event-log" data-testid="event-log">
             <summary>{ m.t("player.log") }</summary>
-            <ol>
-                { for trace.events().iter().map(|event| {
-                    let id = event.id as usize;
-                    let on_action = props.on_action.clone();
-                    let onclick = Callback::from(move |_: MouseEvent| on_action.emit(Action::SeekCursor(id + 1)));
-                    let current = id + 1 == props.cursor;
-                    html! {
-                        <li class={classes!((id >= props.cursor).then_some("future"))}>
-                            <button class="log-line" {onclick} aria-current={current.then_some("step")} data-testid="log-event">
-                                <code>{ crate::sim::render::line(trace, event) }</code>
-                            </button>
-                        </li>
-                    }
-                }) }
-            </ol>
+            <ol {onclick}>{ crate::ui::markup(lines) }</ol>
         </details>
     }
 }

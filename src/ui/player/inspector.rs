@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use crate::catalogue::narration;
+use crate::markup::Markup;
 use crate::player::{Action, TraceRef};
 use crate::sim::check::secs;
 use crate::sim::event::EventKind;
@@ -24,126 +24,138 @@ pub(crate) struct InspectorProps {
 pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     let m = use_i18n();
     let trace = &props.trace;
-    let state = trace.state_at(props.cursor);
-    let t = props.time_ms;
-    // A consensus lock lives in a consensus store, not in Redis: name it so.
+    let mut body = instant(&m, trace, props.cursor);
+    body.append(&tables(&m, trace, props.cursor, props.time_ms));
+    // A "see #n" link names an earlier event by its index: one listener for all of them.
+    let onclick = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(id) = crate::ui::seek_target(e.target()) {
+                on_action.emit(Action::SeekCursor(id + 1));
+            }
+        })
+    };
+    html! {
+        <div class="inspector" data-testid="inspector" {onclick}>
+            { crate::ui::markup(body) }
+        </div>
+    }
+}
+
+/// Every applied event of the current instant, oldest first (several things often happen
+/// in the same millisecond: a resume, a write, a rejection), each with its command and
+/// reply and, for a rejection or finding, why, with links to the events it follows from.
+fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) -> Markup {
+    let mut o = Markup::new();
+    o.open("details", &[("class", "now"), ("open", "")]);
+    o.open("summary", &[]).element("h3", &[], &m.t("player.now")).close("summary");
+    let Some(last) = cursor.checked_sub(1).map(|i| &trace.events()[i]) else {
+        o.element("p", &[("class", "muted")], &m.t("player.before")).close("details");
+        return o;
+    };
+    let mut events: Vec<&crate::sim::Event> = trace.events()[..cursor]
+        .iter()
+        .rev()
+        .take_while(|e| e.at_ms == last.at_ms)
+        .take(6)
+        .collect();
+    events.reverse();
+    for event in events {
+        // The prose in the learner's language: a rejection's why, a finding's explanation.
+        let prose = m.note(&event.note);
+        let why = match &event.kind {
+            EventKind::Violation { explanation, .. } | EventKind::Warning { explanation, .. } => {
+                if prose.is_empty() {
+                    explanation.clone()
+                } else {
+                    prose.clone()
+                }
+            }
+            _ if !event.why.is_empty() => {
+                if prose.is_empty() {
+                    event.why.clone()
+                } else {
+                    prose.clone()
+                }
+            }
+            _ => String::new(),
+        };
+        let fact = if event.why.is_empty() && !prose.is_empty() {
+            prose.clone()
+        } else {
+            event.reply.clone()
+        };
+        let violation =
+            crate::timeline::marker_class(&event.kind) == crate::timeline::MarkerClass::Violation;
+        let class = match (violation, event.id == last.id) {
+            (true, true) => "current is-violation is-current",
+            (true, false) => "current is-violation",
+            (false, true) => "current is-current",
+            (false, false) => "current",
+        };
+        o.open("div", &[("class", class)]).open("p", &[("class", "event-head")]);
+        o.element("span", &[("class", "who")], &trace.actor_name(event.actor)).text(" ");
+        o.element("span", &[("class", "tag")], &event.kind.tag().replace('-', " "));
+        o.text(&format!(" {} {}", m.t("player.at"), secs(event.at_ms))).close("p");
+        if !event.command.is_empty() {
+            o.open("pre", &[("class", "command"), ("data-testid", "command")]);
+            o.element("code", &[], &format!("{}\n-> {}", event.command, event.reply)).close("pre");
+        } else if !fact.is_empty() {
+            o.element("p", &[("class", "fact")], &fact);
+        }
+        if !why.is_empty() {
+            o.open("div", &[("class", "why"), ("data-testid", "why")]);
+            o.element("strong", &[], &format!("{} ", m.t("player.why"))).text(&why);
+            if !event.causes.is_empty() {
+                o.open("span", &[("class", "causes")]).text(&format!(" {} ", m.t("player.see")));
+                for &c in &event.causes {
+                    let cause = &trace.events()[c as usize];
+                    let text = format!(
+                        "#{c} {} {} at {}",
+                        trace.actor_name(cause.actor),
+                        cause.kind.tag().replace('-', " "),
+                        secs(cause.at_ms)
+                    );
+                    o.element("button", &[("class", "link"), ("data-seek", &c.to_string())], &text);
+                }
+                o.close("span");
+            }
+            o.close("div");
+        }
+        o.close("div");
+    }
+    o.close("details");
+    o
+}
+
+/// The state at the cursor as text: each worker's belief beside the truth, each node's
+/// keys, the order row. Written as one fragment (it has no controls), like the timeline.
+/// A consensus lock lives in a consensus store, not in Redis: the headings name it so.
+/// Longer than 100 lines: three tables in a row, each a loop over the state.
+fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t: u64) -> Markup {
+    let state = trace.state_at(cursor);
     let consensus = trace.scenario().tokens == crate::sim::scenario::TokenSource::Consensus;
     let source = trace.scenario().tokens;
     let lock_key = &trace.scenario().redis.lock_key;
-    let current = props.cursor.checked_sub(1).map(|i| &trace.events()[i]);
-    let id = &trace.scenario().id;
-    // A what-if fork keeps the lesson's paragraphs only while their facts hold in it.
-    let narration_text = narration::told_at(trace, props.cursor).map(|told| match told {
-        narration::Told::Departed => m.t("player.whatif_differs"),
-        narration::Told::Paragraph(i) => {
-            m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text)
+    let mut o = Markup::new();
+    let head = |o: &mut Markup, cells: &[String]| {
+        o.open("thead", &[]).open("tr", &[]);
+        for cell in cells {
+            o.element("th", &[], cell);
         }
-    });
-    let seek = |id: u32| {
-        let on_action = props.on_action.clone();
-        Callback::from(move |_: MouseEvent| on_action.emit(Action::SeekCursor(id as usize + 1)))
+        o.close("tr").close("thead").open("tbody", &[]);
     };
-
-    // Every applied event of the current instant, oldest first: several things often
-    // happen in the same millisecond (a resume, a write, a rejection).
-    let instant: Vec<&crate::sim::Event> = match current {
-        None => Vec::new(),
-        Some(last) => trace.events()[..props.cursor]
-            .iter()
-            .rev()
-            .take_while(|e| e.at_ms == last.at_ms)
-            .take(6)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect(),
-    };
-    let event_box = if instant.is_empty() {
-        html! { <p class="muted">{ m.t("player.before") }</p> }
-    } else {
-        html! { <>{ for instant.iter().map(|event| {
-            // The prose in the learner's language: a rejection's why, a finding's explanation.
-            let prose = m.note(&event.note);
-            let why = match &event.kind {
-                EventKind::Violation { explanation, .. } | EventKind::Warning { explanation, .. } => {
-                    if prose.is_empty() { explanation.clone() } else { prose.clone() }
-                }
-                _ if !event.why.is_empty() => if prose.is_empty() { event.why.clone() } else { prose.clone() },
-                _ => String::new(),
-            };
-            let fact = if event.why.is_empty() && !prose.is_empty() { prose.clone() } else { event.reply.clone() };
-            let is_current = current.is_some_and(|c| c.id == event.id);
-            let violation = crate::timeline::marker_class(&event.kind) == crate::timeline::MarkerClass::Violation;
-            html! {
-                <div class={classes!("current", violation.then_some("is-violation"), is_current.then_some("is-current"))}>
-                    <p class="event-head">
-                        <span class="who">{ trace.actor_name(event.actor) }</span>
-                        { " " }<span class="tag">{ event.kind.tag().replace('-', " ") }</span>
-                        { " " }{ m.t("player.at") }{ " " }{ secs(event.at_ms) }
-                    </p>
-                    if !event.command.is_empty() {
-                        <pre class="command" data-testid="command"><code>{ format!("{}\n-> {}", event.command, event.reply) }</code></pre>
-                    } else if !fact.is_empty() {
-                        <p class="fact">{ fact }</p>
-                    }
-                    if !why.is_empty() {
-                        <div class="why" data-testid="why">
-                            <strong>{ m.t("player.why") }{ " " }</strong>{ why }
-                            if !event.causes.is_empty() {
-                                <span class="causes">{ " " }{ m.t("player.see") }{ " " }
-                                    { for event.causes.iter().map(|&c| {
-                                        let cause = &trace.events()[c as usize];
-                                        html! { <button class="link" onclick={seek(c)}>{ format!("#{c} {} {} at {}", trace.actor_name(cause.actor), cause.kind.tag().replace('-', " "), secs(cause.at_ms)) }</button> }
-                                    }) }
-                                </span>
-                            }
-                        </div>
-                    }
-                </div>
-            }
-        }) }</> }
-    };
-
-    let nodes = state.nodes.iter().map(|node| {
-        let clock = node.clock_ms(t);
-        let role = match (node.up, node.role) {
-            (false, _) => m.t("node.down"),
-            (true, Role::Primary) => m.t("node.primary"),
-            (true, Role::Replica { of }) => m.tf("node.replica", &[("name", &state.nodes[usize::from(of)].name)]),
-            (true, Role::Peer) => m.t("node.peer"),
-        };
-        let keys = node.keyspace.iter().map(|(key, entry)| {
-            let hidden = entry.expire_at_ms.is_some_and(|d| clock > d);
-            let pttl = match entry.expire_at_ms {
-                None => m.t("pttl.none"),
-                Some(_) if hidden => m.t("pttl.hidden"),
-                Some(d) => format!("{} ms", (d - clock).max(0)),
-            };
-            html! {
-                <tr data-testid="redis-key" data-node={node.name.clone()} data-key={key.clone()} class={classes!(hidden.then_some("hidden"))}>
-                    <td><code>{ key }</code></td><td><code>{ &entry.value }</code></td><td>{ pttl }</td>
-                </tr>
-            }
-        });
-        html! {
-            <div class="node">
-                <h4>{ &node.name }<span class="muted">{ format!(" {role}, {}", m.tf("node.clock", &[("offset", &format!("{}{}", if node.clock_offset_ms >= 0 { "+" } else { "-" }, secs(node.clock_offset_ms.unsigned_abs())))])) }</span></h4>
-                if node.keyspace.is_empty() {
-                    <p class="muted">{ m.t("node.no_keys") }</p>
-                } else {
-                    <table class="keys"><thead><tr><th>{ m.t("col.key") }</th><th>{ m.t("col.value") }</th><th>{ m.t("col.pttl") }</th></tr></thead>
-                    <tbody>{ for keys }</tbody></table>
-                }
-            </div>
-        }
-    });
 
     // The truth a worker cannot see: who the current primary (or a majority) says holds it.
     let truth_holder = state.primary.and_then(|p| {
         let node = &state.nodes[usize::from(p)];
         node.keyspace.peek(lock_key, node.clock_ms(t)).map(|e| e.value.clone())
     });
-    let workers = state.workers.iter().map(|w| {
+    o.open("section", &[]).element("h3", &[], &m.t("player.workers"));
+    o.open("table", &[("class", "workers")]);
+    let says = if consensus { "col.store_says" } else { "col.redis_says" };
+    head(&mut o, &["col.worker", "col.state", "col.token", "col.believes", says].map(|k| m.t(k)));
+    for w in &state.workers {
         let activity = match w.activity {
             Activity::Waiting => m.t("worker.not_started"),
             Activity::Running => m.t("worker.running"),
@@ -153,7 +165,11 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
             Activity::Crashed => m.t("worker.crashed"),
             Activity::Done => m.t("worker.done"),
         };
-        let token = w.lease.as_ref().and_then(|l| l.token).map_or("-".to_owned(), |tk| token_text(source, tk));
+        let token = w
+            .lease
+            .as_ref()
+            .and_then(|l| l.token)
+            .map_or("-".to_owned(), |tk| token_text(source, tk));
         let belief = match &w.belief {
             Some(b) if t <= b.until_ms => m.tf("belief.holds", &[("t", &secs(b.until_ms))]),
             Some(b) => m.tf("belief.stale", &[("t", &secs(b.until_ms))]),
@@ -167,13 +183,67 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
             (None, Some(_)) => m.t("truth.nobody"),
             (None, None) => m.t("truth.nodes"),
         };
-        let gap = w.belief.is_some() && truth_holder.as_deref().is_some_and(|h| Some(h) != own_value);
-        html! {
-            <tr data-testid="worker" data-name={w.name.clone()} class={classes!(gap.then_some("gap"))}>
-                <td><strong>{ &w.name }</strong></td><td>{ activity }</td><td>{ token }</td><td>{ belief }</td><td>{ truth }</td>
-            </tr>
+        let gap =
+            w.belief.is_some() && truth_holder.as_deref().is_some_and(|h| Some(h) != own_value);
+        let mut row = vec![("data-testid", "worker"), ("data-name", w.name.as_str())];
+        if gap {
+            row.push(("class", "gap"));
         }
-    });
+        o.open("tr", &row).open("td", &[]).element("strong", &[], &w.name).close("td");
+        for cell in [activity, token, belief, truth] {
+            o.element("td", &[], &cell);
+        }
+        o.close("tr");
+    }
+    o.close("tbody").close("table").close("section");
+
+    let store = if consensus { "player.store" } else { "player.redis" };
+    o.open("section", &[]).element("h3", &[], &m.t(store));
+    for node in &state.nodes {
+        let clock = node.clock_ms(t);
+        let role = match (node.up, node.role) {
+            (false, _) => m.t("node.down"),
+            (true, Role::Primary) => m.t("node.primary"),
+            (true, Role::Replica { of }) => {
+                m.tf("node.replica", &[("name", &state.nodes[usize::from(of)].name)])
+            }
+            (true, Role::Peer) => m.t("node.peer"),
+        };
+        let sign = if node.clock_offset_ms >= 0 { "+" } else { "-" };
+        let offset = format!("{sign}{}", secs(node.clock_offset_ms.unsigned_abs()));
+        o.open("div", &[("class", "node")]).open("h4", &[]).text(&node.name);
+        let detail = format!(" {role}, {}", m.tf("node.clock", &[("offset", &offset)]));
+        o.element("span", &[("class", "muted")], &detail).close("h4");
+        if node.keyspace.is_empty() {
+            o.element("p", &[("class", "muted")], &m.t("node.no_keys"));
+        } else {
+            o.open("table", &[("class", "keys")]);
+            head(&mut o, &["col.key", "col.value", "col.pttl"].map(|k| m.t(k)));
+            for (key, entry) in node.keyspace.iter() {
+                let hidden = entry.expire_at_ms.is_some_and(|d| clock > d);
+                let pttl = match entry.expire_at_ms {
+                    None => m.t("pttl.none"),
+                    Some(_) if hidden => m.t("pttl.hidden"),
+                    Some(d) => format!("{} ms", (d - clock).max(0)),
+                };
+                let mut row = vec![
+                    ("data-testid", "redis-key"),
+                    ("data-node", node.name.as_str()),
+                    ("data-key", key.as_str()),
+                ];
+                if hidden {
+                    row.push(("class", "hidden"));
+                }
+                o.open("tr", &row);
+                o.open("td", &[]).element("code", &[], key).close("td");
+                o.open("td", &[]).element("code", &[], &entry.value).close("td");
+                o.element("td", &[], &pttl).close("tr");
+            }
+            o.close("tbody").close("table");
+        }
+        o.close("div");
+    }
+    o.close("section");
 
     let order = &state.order;
     let mut facts = vec![m.tf("db.charges", &[("n", &state.charges.len().to_string())])];
@@ -187,38 +257,24 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     if !state.dlq.is_empty() {
         facts.push(m.tf("db.dlq", &[("n", &state.dlq.len().to_string())]));
     }
-    html! {
-        <div class="inspector" data-testid="inspector">
-            <section class="now">
-                <h3>{ m.t("player.now") }</h3>
-                { event_box }
-                <p class="narration" data-testid="narration" aria-live="polite">{ narration_text.unwrap_or_default() }</p>
-            </section>
-            <section>
-                <h3>{ m.t("player.workers") }</h3>
-                <table class="workers"><thead><tr><th>{ m.t("col.worker") }</th><th>{ m.t("col.state") }</th><th>{ m.t("col.token") }</th><th>{ m.t("col.believes") }</th><th>{ m.t(if consensus { "col.store_says" } else { "col.redis_says" }) }</th></tr></thead>
-                <tbody>{ for workers }</tbody></table>
-            </section>
-            <section>
-                <h3>{ m.t(if consensus { "player.store" } else { "player.redis" }) }</h3>
-                { for nodes }
-            </section>
-            <section>
-                <h3>{ m.t("player.database") }</h3>
-                <table class="rows"><thead><tr><th>{ "id" }</th><th>{ "status" }</th><th>{ "amount" }</th><th>{ "last_fence" }</th><th>{ "updated_by" }</th></tr></thead>
-                <tbody>
-                    <tr data-testid="sql-row" data-id={order.id.to_string()}>
-                        <td>{ order.id }</td><td>{ &order.status }</td><td>{ order.amount }</td>
-                        <td data-testid="last-fence">{ token_text(source, order.last_fence) }</td><td>{ &order.updated_by }</td>
-                    </tr>
-                </tbody></table>
-                if let Some(holder) = state.row_lock {
-                    <p>{ m.tf("db.row_lock", &[("name", &state.workers[usize::from(holder)].name)]) }</p>
-                }
-                <p>{ facts.join(" · ") }</p>
-            </section>
-        </div>
+    o.open("section", &[]).element("h3", &[], &m.t("player.database"));
+    o.open("table", &[("class", "rows")]);
+    head(&mut o, &["id", "status", "amount", "last_fence", "updated_by"].map(str::to_owned));
+    let id = order.id.to_string();
+    o.open("tr", &[("data-testid", "sql-row"), ("data-id", &id)]);
+    o.element("td", &[], &id).element("td", &[], &order.status).element(
+        "td",
+        &[],
+        &order.amount.to_string(),
+    );
+    o.element("td", &[("data-testid", "last-fence")], &token_text(source, order.last_fence));
+    o.element("td", &[], &order.updated_by).close("tr").close("tbody").close("table");
+    if let Some(holder) = state.row_lock {
+        let name = &state.workers[usize::from(holder)].name;
+        o.element("p", &[], &m.tf("db.row_lock", &[("name", name)]));
     }
+    o.element("p", &[], &facts.join(" · ")).close("section");
+    o
 }
 
 #[derive(PartialEq, Properties)]

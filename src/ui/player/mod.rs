@@ -53,11 +53,14 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     let link = props.link.clone();
     let state = use_reducer(move || {
         let mut player = Player::new((*scenario).clone());
+        if link.reveal {
+            player = player.update(Action::SetReveal(crate::player::Reveal::Everything));
+        }
         if !link.whatif.is_original() {
             player = player.update(Action::Fork(link.whatif.clone()));
         }
         if let Some(t) = link.t_ms {
-            player = player.update(Action::SeekTime(t));
+            player = player.update(Action::JumpTime(t));
         }
         PlayerState(player)
     });
@@ -66,6 +69,31 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         Callback::from(move |action| state.dispatch(action))
     };
     use_autoplay(state.0.playing, dispatch.clone());
+    // A new hash for this scenario (a link clicked, Back or Forward) moves the player to
+    // the moment and knobs it names; the first render already started there.
+    {
+        let dispatch = dispatch.clone();
+        let mounted = use_mut_ref(|| false);
+        let link = &props.link;
+        let shown = state.0.whatif.clone();
+        use_effect_with(
+            (link.t_ms, link.whatif.clone(), link.reveal),
+            move |(t_ms, whatif, reveal)| {
+                if std::mem::replace(&mut *mounted.borrow_mut(), true) {
+                    let reveal = match reveal {
+                        true => crate::player::Reveal::Everything,
+                        false => crate::player::Reveal::AsYouGo,
+                    };
+                    dispatch.emit(Action::SetReveal(reveal));
+                    if *whatif != shown {
+                        dispatch.emit(Action::Fork(whatif.clone()));
+                    }
+                    dispatch.emit(Action::JumpTime(t_ms.unwrap_or(0)));
+                }
+                || ()
+            },
+        );
+    }
     let player = &state.0;
     let origins = props.link.origins.clone();
     let embed = props.link.embed;
@@ -75,7 +103,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         let dispatch = dispatch.clone();
         let link = props.link.clone();
         use_host_messages(embed, origins.clone(), move |message| match message {
-            Inbound::Seek { t_ms } => dispatch.emit(Action::SeekTime(t_ms)),
+            Inbound::Seek { t_ms } => dispatch.emit(Action::JumpTime(t_ms)),
             Inbound::Play => dispatch.emit(Action::Play),
             Inbound::Pause => dispatch.emit(Action::Pause),
             Inbound::LoadScenario { id } => {
@@ -164,6 +192,14 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         false => m.t("player.lesson_summary_differs"),
     };
     let title = m.content(&format!("s.{id}.title"), &scenario.title);
+    // Until every prompt ahead is answered, the page keeps the outcome back: the title's
+    // part after its colon (built-ins with prompts are titled "setup: outcome"), the
+    // summary, the verdict and the future on the timeline.
+    let hidden = player.hides_outcome();
+    let title = match hidden {
+        true => title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim().to_owned(),
+        false => title,
+    };
     let live = player
         .current_event()
         .map(|e| {
@@ -173,12 +209,27 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             format!("{} {who}: {} {said}", secs(e.at_ms), e.kind.tag().replace('-', " "))
         })
         .unwrap_or_default();
+    let story = narration_html(&m, player);
+    let reveal = {
+        let dispatch = dispatch.clone();
+        let everything = player.reveal == crate::player::Reveal::Everything;
+        Callback::from(move |_: Event| {
+            dispatch.emit(Action::SetReveal(match everything {
+                true => crate::player::Reveal::AsYouGo,
+                false => crate::player::Reveal::Everything,
+            }))
+        })
+    };
+    let future = match hidden {
+        true => swimlanes::Future::Hidden,
+        false => swimlanes::Future::Shown,
+    };
     html! {
         <section class={classes!("player", embed.then_some("compact"))} data-testid="player" data-id={id.clone()} tabindex="0" {onkeydown}
                  aria-label={m.tf("player.label", &[("title", &title)])}>
             <header class="player-head">
                 <h1>{ &title }</h1>
-                if !embed {
+                if !embed && !hidden {
                     <p class="summary">
                         // In a what-if fork the summary is the lesson's, not this run's.
                         if forked {
@@ -189,9 +240,15 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 }
                 <p class="goal"><strong>{ m.t("player.goal") }{ " " }</strong>{ m.content(&format!("s.{id}.goal"), &scenario.goal) }</p>
             </header>
-            <inspector::Verdict trace={player.trace.clone()} changed={!player.whatif.is_original()} />
-            <Swimlanes trace={player.trace.clone()} cursor={player.cursor} time_ms={player.time_ms} on_action={dispatch.clone()} />
+            if hidden {
+                <div class="verdict hidden" data-testid="verdict" role="status">{ m.t("player.outcome_hidden") }</div>
+            } else {
+                <inspector::Verdict trace={player.trace.clone()} changed={!player.whatif.is_original()} />
+            }
+            <Swimlanes trace={player.trace.clone()} cursor={player.cursor} time_ms={player.time_ms} on_action={dispatch.clone()} {future} title={title.clone()} />
+            <Legend />
             <controls::Controls player={Rc::new(player.clone())} on_action={dispatch.clone()} />
+            { story }
             <div class="visually-hidden" aria-live="polite" data-testid="live">{ live }</div>
             if let Some(i) = player.prompt_due() {
                 <prompt::PromptBox key={i} scenario={scenario.clone()} index={i} on_action={dispatch.clone()} embed={embed} origins={origins.clone()} />
@@ -202,15 +259,80 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
                     <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
                     <controls::Exports trace={player.trace.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
+                    if !scenario.prompts.is_empty() {
+                        <label class="reveal"><input type="checkbox" data-testid="reveal" checked={player.reveal == crate::player::Reveal::Everything} onchange={reveal} />{ " " }{ m.t("player.reveal") }</label>
+                    }
                     if !embed {
                         <p><a href={Link::to(crate::route::View::Compare { id: id.clone() }).to_hash()}>{ m.t("player.compare") }</a></p>
                     }
                 </aside>
             </div>
-            <controls::EventLog trace={player.trace.clone()} cursor={player.cursor} on_action={dispatch.clone()} />
+            <controls::EventLog trace={player.trace.clone()} cursor={player.cursor} on_action={dispatch.clone()} upto={hidden.then_some(player.cursor)} />
         </section>
     }
 }
+
+/// What the story says at this step: the lesson's paragraph at the instant of its event, a
+/// plain sentence for a step it does not speak of, and how to begin before the first.
+fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
+    use crate::catalogue::narration::{Told, told_now};
+    let trace = &player.trace;
+    let id = &trace.scenario().id;
+    let (text, class) = match (told_now(trace, player.cursor), player.current_event()) {
+        (Some(Told::Paragraph(i)), _) => {
+            (m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text), "story")
+        }
+        (Some(Told::Departed), _) => (m.t("player.whatif_differs"), "story"),
+        (None, Some(e)) => {
+            let prose = m.note(&e.note);
+            let said = match (prose.is_empty(), e.command.is_empty()) {
+                (false, _) => prose,
+                (true, true) => e.reply.clone(),
+                (true, false) => format!("{} \u{2192} {}", e.command, e.reply),
+            };
+            (format!("{}: {said}", trace.actor_name(e.actor)), "step")
+        }
+        (None, None) => (m.t("player.begin"), "step"),
+    };
+    html! { <p class={classes!("narration", class)} data-testid="narration" aria-live="polite">{ text }</p> }
+}
+
+/// What every mark on the timeline means: the same shapes and classes as the drawing,
+/// written as one string like the drawing itself.
+#[component]
+fn Legend() -> Html {
+    let m = use_i18n();
+    let mut o = crate::markup::Markup::new();
+    o.open("details", &[("class", "legend"), ("data-testid", "legend")]);
+    o.element("summary", &[], &m.t("legend.title")).open("ul", &[]);
+    for (glyph, key) in LEGEND {
+        o.open("li", &[]);
+        o.open("svg", &[("class", "glyph"), ("viewBox", "0 0 20 14"), ("aria-hidden", "true")]);
+        o.fixed(glyph).close("svg").text(&m.t(key)).close("li");
+    }
+    o.close("ul").close("details");
+    crate::ui::markup(o)
+}
+
+/// Each legend entry: its glyph (drawn with the timeline's classes) and its message key.
+const LEGEND: [(&str, &str); 10] = [
+    (
+        r#"<g class="lock holder-0"><rect x="0" y="2" width="20" height="10" class="lock-bar"/></g>"#,
+        "legend.lock",
+    ),
+    (
+        r#"<g class="belief holder-1"><rect x="1" y="2" width="18" height="10" class="belief-stale"/></g>"#,
+        "legend.stale",
+    ),
+    (r#"<rect x="0" y="1" width="20" height="12" class="span-paused"/>"#, "legend.paused"),
+    (r#"<rect x="0" y="1" width="20" height="12" class="span-down"/>"#, "legend.down"),
+    (r#"<g class="marker ok"><circle cx="10" cy="7" r="5"/></g>"#, "legend.ok"),
+    (r#"<g class="marker refused"><path d="M6 3 l8 8 M14 3 l-8 8"/></g>"#, "legend.refused"),
+    (r#"<g class="marker fact"><circle cx="10" cy="7" r="4"/></g>"#, "legend.fact"),
+    (r#"<g class="marker warning"><path d="M10 1 l6 6 l-6 6 l-6 -6 z"/></g>"#, "legend.warning"),
+    (r#"<g class="marker violation"><path d="M10 1 l7 12 h-14 z"/></g>"#, "legend.violation"),
+    (r#"<g class="fence"><path d="M1 4 V12 H19" class="fence-line"/></g>"#, "legend.fence"),
+];
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct CustomScenarioProps {

@@ -4,6 +4,8 @@
 //! Owns what is drawn where in time; the view only maps milliseconds to pixels. Pure and
 //! computed once per trace, so a seek only moves the cursor.
 
+pub mod svg;
+
 use crate::sim::Trace;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::state::Activity;
@@ -44,8 +46,11 @@ pub enum SpanKind {
     /// Dead from here on.
     Crashed,
     /// The worker believes it holds the lock; `until_ms` is its own deadline, after which
-    /// it still acts as holder without knowing better (drawn dashed).
-    Belief { until_ms: u64 },
+    /// it still acts as holder without knowing better (drawn dashed). `token`: the fencing
+    /// token it was granted, as the learner reads it (none without tokens).
+    Belief { until_ms: u64, token: Option<String> },
+    /// The order row's `last_fence` holds this value (drawn on the database lane).
+    Fence { value: String },
     /// The lock key exists on a node with this holder; on a replica past its deadline it is
     /// kept but hidden from reads (`hidden_from_ms`).
     Lock { holder: String, hidden_from_ms: Option<u64> },
@@ -247,6 +252,7 @@ pub fn build(trace: &Trace) -> Layout {
                     });
                 }
             }
+            Actor::Db => l.spans = fence_steps(trace, end_ms),
             _ => {}
         }
         l.spans.sort_by_key(|s| (s.from_ms, s.to_ms));
@@ -290,13 +296,36 @@ fn belief_span(
     until: u64,
     token: Option<i64>,
 ) -> Span {
-    let token = token.map_or(String::new(), |t| format!(" with token {}", token_text(source, t)));
+    let token = token.map(|t| token_text(source, t));
+    let with = token.as_ref().map_or(String::new(), |t| format!(" with token {t}"));
     Span {
         from_ms: since,
         to_ms: to.max(since),
-        kind: SpanKind::Belief { until_ms: until },
-        label: format!("believes it holds the lock until {}{token}", secs(until)),
+        kind: SpanKind::Belief { until_ms: until, token },
+        label: format!("believes it holds the lock until {}{with}", secs(until)),
     }
+}
+
+/// The row's `last_fence` over time: one span per value it held.
+fn fence_steps(trace: &Trace, end_ms: u64) -> Vec<Span> {
+    let source = trace.scenario().tokens;
+    let mut steps: Vec<Span> = Vec::new();
+    let mut last = None;
+    for cursor in 0..=trace.len() {
+        let fence = trace.state_at(cursor).order.last_fence;
+        if last == Some(fence) {
+            continue;
+        }
+        let t = if cursor == 0 { 0 } else { trace.events()[cursor - 1].at_ms };
+        if let Some(open) = steps.last_mut() {
+            open.to_ms = t;
+        }
+        let value = token_text(source, fence);
+        let label = format!("last_fence = {value}");
+        steps.push(Span { from_ms: t, to_ms: end_ms, kind: SpanKind::Fence { value }, label });
+        last = Some(fence);
+    }
+    steps
 }
 
 fn lock_span(from: u64, to: u64, holder: String, deadline: Option<i64>, offset_ms: i64) -> Span {
@@ -350,8 +379,14 @@ mod tests {
         // deadline was 30 s: the gap between belief and truth.
         assert_eq!(
             (belief.from_ms, belief.to_ms, belief.kind.clone()),
-            (0, 40_000, SpanKind::Belief { until_ms: 30_000 })
+            (0, 40_000, SpanKind::Belief { until_ms: 30_000, token: Some("33".to_owned()) })
         );
+        // The database lane steps from the initial last_fence to B's 34.
+        let db = layout.lanes.iter().find(|l| l.actor == Actor::Db).unwrap();
+        let fences: Vec<(u64, u64, SpanKind)> =
+            db.spans.iter().map(|s| (s.from_ms, s.to_ms, s.kind.clone())).collect();
+        let fence = |value: &str| SpanKind::Fence { value: value.to_owned() };
+        assert_eq!(fences, [(0, 32_000, fence("0")), (32_000, 40_000, fence("34"))]);
         let redis = &layout.lanes[2];
         let locks: Vec<(u64, u64, String)> = redis
             .spans

@@ -1,0 +1,375 @@
+//! The swimlane timeline as SVG text: one lane per actor, spans for pauses, beliefs (with
+//! their tokens), lock lifetimes and the row's `last_fence`, arrows for requests and
+//! replication, a marker per event (a write's with the token it carried), the cursor line.
+//!
+//! Pure: it formats a [`Layout`] at a cursor into a string. The page sets it as the drawing
+//! (one string instead of hundreds of virtual nodes keeps the first page small and a seek
+//! cheap) and the lab saves the same string as a file. It never translates: every word a
+//! learner reads in it arrives in [`View`].
+
+use super::{Layout, SpanKind, marker_class};
+use crate::markup::Markup;
+use crate::sim::Trace;
+use crate::sim::event::{Actor, EventKind};
+use crate::sim::token::token_text;
+
+const LEFT: f64 = 84.0;
+pub const WIDTH: f64 = 1000.0;
+/// Room on the right for the last marker's token label: nothing is clipped at the edge.
+const PLOT: f64 = WIDTH - LEFT - 30.0;
+/// Room left of 0 s for a marker at the very start.
+const PAD: f64 = 8.0;
+const LANE: f64 = 46.0;
+const LANE_COMPACT: f64 = 30.0;
+const LANE_CROWDED: f64 = 36.0;
+const TOP: f64 = 22.0;
+
+/// Whether the drawing shows what has not happened yet.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Future {
+    /// The whole run, the future faded.
+    #[default]
+    Shown,
+    /// Only what happened up to the cursor: a prompt ahead must not be answered by the
+    /// picture.
+    Hidden,
+}
+
+/// What to draw, and the words to draw it with.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct View {
+    pub cursor: usize,
+    pub time_ms: u64,
+    /// A shorter drawing without labels inside the lanes (the compare view).
+    pub compact: bool,
+    /// The time at the right edge, when several timelines share one scale.
+    pub scale_end_ms: Option<u64>,
+    pub future: Future,
+    /// The drawing's accessible name.
+    pub label: String,
+    /// What each lane reads at the cursor (a node's counter and lock, the row).
+    pub readouts: Vec<(Actor, String)>,
+}
+
+/// Where things sit in the drawing, shared by the text and the page's tooltip.
+#[derive(Clone, Copy, Debug)]
+pub struct Geometry {
+    end_ms: f64,
+    lane_h: f64,
+    pub height: f64,
+}
+
+impl Geometry {
+    pub fn new(layout: &Layout, view: &View) -> Geometry {
+        // Many lanes get thinner ones, so the story under the drawing stays in view.
+        let lane_h = match (view.compact, layout.lanes.len()) {
+            (true, _) => LANE_COMPACT,
+            (false, 0..=6) => LANE,
+            (false, _) => LANE_CROWDED,
+        };
+        Geometry {
+            end_ms: view.scale_end_ms.unwrap_or(layout.end_ms).max(1) as f64,
+            lane_h,
+            height: TOP + layout.lanes.len() as f64 * lane_h + 8.0,
+        }
+    }
+
+    pub fn x(&self, t_ms: u64) -> f64 {
+        LEFT + PAD + (t_ms as f64 / self.end_ms) * (PLOT - PAD)
+    }
+
+    /// The top of an actor's lane.
+    pub fn lane_y(&self, layout: &Layout, actor: Actor) -> f64 {
+        let i = layout.lanes.iter().position(|l| l.actor == actor).unwrap_or(0);
+        TOP + i as f64 * self.lane_h
+    }
+
+    pub fn lane_h(&self) -> f64 {
+        self.lane_h
+    }
+}
+
+/// Longer than 100 lines: one drawing written in paint order (axis, lanes with their spans,
+/// arrows, markers, readouts, cursor); each part is a loop over the layout.
+pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
+    let g = Geometry::new(layout, view);
+    let h = g.lane_h;
+    let (shown_ms, shown_events) = match view.future {
+        Future::Shown => (u64::MAX, usize::MAX),
+        Future::Hidden => (view.time_ms, view.cursor),
+    };
+    // A span has begun once the event that opened it is applied: before its instant, or
+    // at it when the cursor's event is there too. The row's first fence is the start state.
+    let now_applied = view.cursor.checked_sub(1).map(|i| trace.events()[i].at_ms);
+    let begun = |from_ms: u64, kind: &SpanKind| {
+        from_ms < shown_ms
+            || (from_ms == shown_ms && now_applied == Some(from_ms))
+            || (from_ms == 0 && matches!(kind, SpanKind::Fence { .. }))
+    };
+    let scenario = trace.scenario();
+    let holder = |name: &str| {
+        let i = scenario.workers.iter().position(|w| w.name == name).unwrap_or(0) % 6;
+        HOLDERS[i]
+    };
+    let mut o = Markup::new();
+    let class = if view.compact { "swimlanes compact" } else { "swimlanes" };
+    o.fill(
+        r#"<svg class="$" data-testid="swimlanes" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 % %" role="img" aria-label="$">"#,
+        &[WIDTH, g.height],
+        &[class, &view.label],
+    );
+    o.fixed(DEFS);
+
+    let step = nice_step(layout.end_ms);
+    o.fixed(r#"<g class="axis">"#);
+    for t in (0..=layout.end_ms / step).map(|i| i * step) {
+        let x = g.x(t);
+        o.fill(
+            r#"<line x1="%" x2="%" y1="%" y2="%" class="grid"/><text x="%" y="%" class="axis-label">$ s</text>"#,
+            &[x, x, TOP - 4.0, g.height - 8.0, x, TOP - 8.0],
+            &[&(t / 1000).to_string()],
+        );
+    }
+    o.fixed("</g>");
+
+    for (i, lane) in layout.lanes.iter().enumerate() {
+        let y = TOP + i as f64 * h;
+        let owner = match lane.actor {
+            Actor::Worker(w) => holder(&scenario.workers[usize::from(w)].name),
+            _ => HOLDERS[0],
+        };
+        let bg = if i % 2 == 0 { "lane-bg even" } else { "lane-bg" };
+        o.fill(
+            r#"<g class="lane" data-lane="$"><rect x="0" y="%" width="%" height="%" class="$"/><text x="6" y="%" class="lane-label">$</text>"#,
+            &[y, WIDTH, h, y + h / 2.0 + 4.0],
+            &[&lane.label, bg, &lane.label],
+        );
+        for span in lane.spans.iter().filter(|s| begun(s.from_ms, &s.kind)) {
+            let to_ms = span.to_ms.min(shown_ms);
+            let (x1, x2) = (g.x(span.from_ms), g.x(to_ms).max(g.x(span.from_ms) + 1.5));
+            match &span.kind {
+                SpanKind::Belief { until_ms, token } => {
+                    let solid = g.x((*until_ms).min(to_ms)).max(x1);
+                    o.fill(
+                        r#"<g class="$"><title>$</title><rect x="%" y="%" width="%" height="14" class="belief-valid"/>"#,
+                        &[x1, y + 4.0, solid - x1],
+                        &[owner, &span.label],
+                    );
+                    if x2 > solid {
+                        o.fill(
+                            r#"<rect x="%" y="%" width="%" height="12" class="belief-stale"/>"#,
+                            &[solid, y + 5.0, x2 - solid],
+                            &[],
+                        );
+                    }
+                    if let Some(token) = token.as_ref().filter(|_| !view.compact) {
+                        o.fill(
+                            r#"<text x="%" y="%" class="token-label" data-testid="token-label">$</text>"#,
+                            &[x1 + 3.0, y + 15.0],
+                            &[token],
+                        );
+                    }
+                    o.fixed("</g>");
+                }
+                SpanKind::Lock { holder: value, hidden_from_ms } => {
+                    let hidden_x = hidden_from_ms.map(|t| g.x(t).clamp(x1, x2));
+                    let name = crate::sim::state::lock_value_owner(value);
+                    let bar_end = hidden_x.unwrap_or(x2);
+                    o.fill(
+                        r#"<g class="$"><title>$</title><rect x="%" y="%" width="%" height="%" class="lock-bar"/>"#,
+                        &[x1, y + 8.0, bar_end - x1, h - 22.0],
+                        &[holder(name), &span.label],
+                    );
+                    if let Some(hx) = hidden_x {
+                        o.fill(
+                            r#"<rect x="%" y="%" width="%" height="%" class="lock-hidden"/>"#,
+                            &[hx, y + 8.0, x2 - hx, h - 22.0],
+                            &[],
+                        );
+                    }
+                    // The owner's name fits a short bar; the value is in the title.
+                    if x2 - x1 > 16.0 {
+                        o.fill(
+                            r#"<text x="%" y="%" class="lock-label">$</text>"#,
+                            &[x1 + 3.0, y + h / 2.0 + 1.0],
+                            &[name],
+                        );
+                    }
+                    o.fixed("</g>");
+                }
+                SpanKind::Fence { value } => {
+                    o.fill(
+                        r#"<g class="fence"><title>$</title><path d="M% % V% H%" class="fence-line"/>"#,
+                        &[x1, y + h - 14.0, y + h - 6.0, x2],
+                        &[&span.label],
+                    );
+                    if !view.compact {
+                        o.fill(
+                            r#"<text x="%" y="%" class="fence-label" data-testid="fence-label">$</text>"#,
+                            &[x1 + 3.0, y + h - 9.0],
+                            &[value],
+                        );
+                    }
+                    o.fixed("</g>");
+                }
+                kind => {
+                    let class = match kind {
+                        SpanKind::Paused => "span-paused",
+                        SpanKind::Hung => "span-hung",
+                        SpanKind::Blocked => "span-blocked",
+                        SpanKind::Crashed => "span-crashed",
+                        _ => "span-down",
+                    };
+                    o.fill(
+                        r#"<rect x="%" y="%" width="%" height="%" class="$"><title>$</title></rect>"#,
+                        &[x1, y + 20.0, x2 - x1, h - 24.0],
+                        &[class, &span.label],
+                    );
+                }
+            }
+        }
+        o.fixed("</g>");
+    }
+
+    for arrow in layout.arrows.iter().filter(|a| (a.event as usize) < shown_events) {
+        let class = if arrow.event as usize >= view.cursor { "arrow future" } else { "arrow" };
+        let (y1, y2) = (g.lane_y(layout, arrow.from), g.lane_y(layout, arrow.to));
+        o.fill(
+            r#"<line x1="%" y1="%" x2="%" y2="%" class="$" marker-end="url(#head)"/>"#,
+            &[g.x(arrow.sent_ms), y1 + h / 2.0, g.x(arrow.at_ms), y2 + h / 2.0],
+            &[class],
+        );
+    }
+
+    let markers = layout.lanes.iter().flat_map(|lane| lane.markers.iter());
+    for &id in markers.filter(|&&id| (id as usize) < shown_events) {
+        let event = &trace.events()[id as usize];
+        let (cx, cy) = (g.x(event.at_ms), g.lane_y(layout, event.actor) + h / 2.0);
+        let kind = marker_class(&event.kind);
+        let (class, shape) = MARKERS[kind as usize];
+        let state = match id as usize + 1 {
+            c if c == view.cursor => " current",
+            c if c > view.cursor => " future",
+            _ => "",
+        };
+        o.fill(
+            r#"<g class="$$" data-testid="event" data-id="$" data-at-ms="$" data-kind="$" tabindex="0">"#,
+            &[],
+            &[class, state, &id.to_string(), &event.at_ms.to_string(), event.kind.tag()],
+        );
+        o.fill(shape, &[cx, cy], &[]);
+        // A write carries its token: the label says which one the database compared.
+        if let (EventKind::Wrote { token: Some(t), .. }, false) = (&event.kind, view.compact) {
+            o.fill(
+                r#"<text x="%" y="%" class="write-token" data-testid="write-token">$</text>"#,
+                &[cx, cy - 9.0],
+                &[&token_text(scenario.tokens, *t)],
+            );
+        }
+        o.fixed("</g>");
+    }
+
+    let cursor_x = g.x(view.time_ms);
+    // Keep a readout inside the drawing: left of the cursor near the right edge.
+    let anchor_end = cursor_x > LEFT + PLOT * 0.7;
+    let tx = if anchor_end { cursor_x - 4.0 } else { cursor_x + 4.0 };
+    let class = if anchor_end { "readout end" } else { "readout" };
+    for (actor, text) in &view.readouts {
+        let Some(lane) = layout.lanes.iter().find(|l| l.actor == *actor) else { continue };
+        o.fill(
+            r#"<text x="%" y="%" class="$" data-testid="readout" data-lane="$">$</text>"#,
+            &[tx, g.lane_y(layout, *actor) + h - 3.0],
+            &[class, &lane.label, text],
+        );
+    }
+    o.fill(
+        r#"<line x1="%" x2="%" y1="%" y2="%" class="cursor"/></svg>"#,
+        &[cursor_x, cursor_x, TOP - 4.0, g.height - 4.0],
+        &[],
+    );
+    o
+}
+
+/// The class of each holder's colour (one per worker, repeating after six).
+const HOLDERS: [&str; 6] = ["holder-0", "holder-1", "holder-2", "holder-3", "holder-4", "holder-5"];
+
+/// A marker's class and shape by [`super::MarkerClass`], drawn from its centre (cx, cy): the
+/// shape carries the meaning, the colour only repeats it.
+const MARKERS: [(&str, &str); 5] = [
+    ("marker ok", r#"<circle cx="%" cy="%" r="5"/>"#),
+    ("marker refused", r#"<path d="M% % m-4 -4 l8 8 m0 -8 l-8 8" class="cross"/>"#),
+    ("marker violation", r#"<path d="M% % m0 -7 l7 12 h-14 z"/>"#),
+    ("marker warning", r#"<path d="M% % m0 -6 l6 6 l-6 6 l-6 -6 z"/>"#),
+    ("marker fact", r#"<circle cx="%" cy="%" r="4"/>"#),
+];
+
+/// Hatching for pauses and (the other way, red) for nodes that are down; dots for a hung
+/// thread; the arrowhead of requests.
+const DEFS: &str = r#"<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" class="hatch-line"/></pattern><pattern id="down" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><line x1="0" y1="0" x2="0" y2="6" class="hatch-down-line"/></pattern><pattern id="dots" width="5" height="5" patternUnits="userSpaceOnUse"><circle cx="2.5" cy="2.5" r="1" class="dot"/></pattern><marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z" class="arrow-head"/></marker></defs>"#;
+
+/// A tick step giving about 6 to 12 ticks.
+fn nice_step(end_ms: u64) -> u64 {
+    [
+        1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000,
+        3_600_000,
+    ]
+    .into_iter()
+    .find(|step| end_ms / step <= 12)
+    .unwrap_or(7_200_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Future, View, render};
+    use crate::catalogue;
+    use crate::sim;
+
+    fn drawing(id: &str, view: impl Fn(&sim::Trace) -> View) -> String {
+        let trace = sim::run(&catalogue::find(id).expect("built-in"));
+        let layout = super::super::build(&trace);
+        render(&trace, &layout, &view(&trace)).into_string()
+    }
+
+    /// The texts of the elements with this test id, in order.
+    fn texts(svg: &str, testid: &str) -> Vec<String> {
+        svg.split(&format!("data-testid=\"{testid}\">"))
+            .skip(1)
+            .map(|rest| rest.split('<').next().unwrap_or("").to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn tokens_are_drawn_on_grants_writes_and_the_row() {
+        let svg = drawing("gc-pause-fenced", |t| View {
+            cursor: t.len(),
+            time_ms: t.end_ms(),
+            ..View::default()
+        });
+        assert_eq!(texts(&svg, "token-label"), ["33", "34"], "A's and B's grants");
+        assert_eq!(
+            texts(&svg, "write-token"),
+            ["34", "33"],
+            "B's accepted write, A's rejected one"
+        );
+        assert_eq!(texts(&svg, "fence-label"), ["0", "34"], "last_fence steps to 34");
+        assert!(
+            svg.contains(r#"data-kind="write-rejected" tabindex="0"><path"#),
+            "a rejected write is a cross"
+        );
+    }
+
+    #[test]
+    fn a_hidden_future_draws_nothing_after_the_cursor() {
+        let svg = drawing("gc-pause-unfenced", |_| View {
+            cursor: 3,
+            time_ms: 30_001,
+            future: Future::Hidden,
+            label: "a <b> & \"c\"".into(),
+            ..View::default()
+        });
+        assert_eq!(svg.matches(r#"data-testid="event""#).count(), 3);
+        assert_eq!(texts(&svg, "token-label"), ["33"], "B's grant at 31 s is not drawn yet");
+        assert!(texts(&svg, "write-token").is_empty());
+        assert!(svg.contains(r#"aria-label="a &lt;b&gt; &amp; &quot;c&quot;""#));
+    }
+}

@@ -1,0 +1,113 @@
+//! The player teaches: tokens in the picture, a legend, predictions that cannot be skipped
+//! or spoiled, and links (Back included) that move the player.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::{click, find, find_all, mount_at, press, set_hash, settle, text};
+
+fn clock(root: &web_sys::Element) -> String {
+    text(&find(root, "clock").expect("clock"))
+}
+
+fn texts(root: &web_sys::Element, test_id: &str) -> Vec<String> {
+    find_all(root, test_id).iter().map(|e| e.text_content().unwrap_or_default()).collect()
+}
+
+fn step_count(root: &web_sys::Element) -> String {
+    text(&find(root, "step-count").expect("step count"))
+}
+
+#[wasm_bindgen_test]
+async fn the_timeline_shows_each_token_and_the_stored_fence() {
+    let root = mount_at("#/s/gc-pause-fenced?v=1&t=40000").await;
+    // A's grant carries 33, B's 34; B's write lands with 34, A's is refused with 33.
+    assert_eq!(texts(&root, "token-label"), ["33", "34"]);
+    assert_eq!(texts(&root, "write-token"), ["34", "33"]);
+    assert_eq!(texts(&root, "fence-label"), ["0", "34"], "last_fence steps to 34");
+    let refused = root.query_selector("[data-kind='write-rejected'].refused").unwrap();
+    assert!(refused.is_some(), "the rejected write is drawn as a refusal");
+    // The legend names every glyph.
+    let legend = find(&root, "legend").expect("legend");
+    let items = legend.query_selector_all("li").unwrap().length();
+    assert!(items >= 10, "{items} legend entries");
+    assert!(text(&legend).contains("Legend") || legend.text_content().unwrap().contains("Legend"));
+    // Focus on a mark explains it in the page.
+    let mark = root.query_selector("[data-kind='write-rejected']").unwrap().unwrap();
+    mark.dyn_ref::<web_sys::SvgElement>().unwrap().focus().unwrap();
+    settle().await;
+    let tip = find(&root, "tip").expect("an explanation of the focused mark");
+    assert!(tip.text_content().unwrap().contains("write rejected"), "{:?}", tip.text_content());
+}
+
+#[wasm_bindgen_test]
+async fn nothing_gives_the_answer_away_before_the_prompt() {
+    // gc-pause-unfenced asks what A's late write does; until then the page must not say.
+    let root = mount_at("#/s/gc-pause-unfenced").await;
+    let spoilers = ["both writes land", "VIOLATION", "no-stale-accept", "2 writers", "is gone"];
+    let mut steps = 0;
+    while find(&root, "prompt").is_none() {
+        let page = root.text_content().unwrap_or_default();
+        for spoiler in spoilers {
+            assert!(!page.contains(spoiler), "step {steps} shows {spoiler:?}: {page}");
+        }
+        let kinds: Vec<String> =
+            find_all(&root, "event").iter().filter_map(|e| e.get_attribute("data-kind")).collect();
+        assert!(!kinds.iter().any(|k| k == "violation"), "the future is not drawn: {kinds:?}");
+        click(&root, "step-forward").await;
+        steps += 1;
+        assert!(steps < 40, "no prompt reached");
+    }
+    // After the answer, the outcome is there.
+    find_all(&root, "prompt-option")[1].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    click(&root, "prompt-continue").await;
+    click(&root, "step-forward").await;
+    assert!(text(&find(&root, "verdict").unwrap()).contains("no-stale-accept"));
+}
+
+#[wasm_bindgen_test]
+async fn continue_goes_exactly_one_step_to_the_predicted_moment() {
+    let root = mount_at("#/s/gc-pause-unfenced").await;
+    let player = find(&root, "player").unwrap();
+    // End stops at the prompt instead of passing it.
+    press(&player, "End", false).await;
+    assert!(find(&root, "prompt").is_some(), "End stopped at the prompt");
+    let before = step_count(&root);
+    // Neither a milestone jump nor another End moves past it.
+    click(&root, "milestone-forward").await;
+    press(&player, "End", false).await;
+    assert_eq!(step_count(&root), before);
+    find_all(&root, "prompt-option")[1].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    settle().await;
+    click(&root, "prompt-continue").await;
+    let n = |count: &str| -> usize {
+        count.trim_start_matches("step ").split(' ').next().unwrap().parse().unwrap()
+    };
+    assert_eq!(n(&step_count(&root)), n(&before) + 1, "one step on");
+    assert_eq!(
+        find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(),
+        Some("false")
+    );
+    // The predicted moment itself, with its paragraph: A's late write lands.
+    let current = root.query_selector(".is-current .tag").unwrap().unwrap();
+    assert_eq!(text(&current), "write accepted");
+    assert!(text(&find(&root, "narration").unwrap()).contains("matches the row too"));
+}
+
+#[wasm_bindgen_test]
+async fn a_new_hash_and_back_move_the_player() {
+    let root = mount_at("#/s/gc-pause-fenced?v=1&t=31000").await;
+    assert_eq!(clock(&root), "31.000 s");
+    set_hash("#/s/gc-pause-fenced?v=1&t=40000").await;
+    settle().await;
+    assert_eq!(clock(&root), "40.000 s", "the same scenario, a new moment");
+    web_sys::window().unwrap().history().unwrap().back().unwrap();
+    for _ in 0..20 {
+        settle().await;
+        if clock(&root) == "31.000 s" {
+            break;
+        }
+    }
+    assert_eq!(clock(&root), "31.000 s", "Back restores the previous moment");
+}
