@@ -168,10 +168,17 @@ fn index_entry(root: &json::Node) -> json::Out {
         json::Value::Object(members) => members.iter().find(|(k, _)| k == "expect").map(|(_, v)| v),
         _ => None,
     };
+    // The badge's tone, as `Expected::is_bad` decides it: the author's `bad`, else a
+    // violation or a liveness warning.
     let bad = expect.is_some_and(|e| match &e.value {
-        json::Value::Object(members) => members.iter().any(|(k, v)| {
-            k == "violations" && matches!(&v.value, json::Value::Array(items) if !items.is_empty())
-        }),
+        json::Value::Object(members) => {
+            let member = |name: &str| members.iter().find(|(k, _)| k == name).map(|(_, v)| &v.value);
+            let listed = |name: &str| matches!(member(name), Some(json::Value::Array(items)) if !items.is_empty());
+            match member("bad") {
+                Some(json::Value::Bool(said)) => *said,
+                _ => listed("violations") || listed("warnings"),
+            }
+        }
         _ => false,
     });
     json::Out::Obj(vec![

@@ -60,6 +60,11 @@ pub const SPEEDS: &[(u32, &str)] = &[
 /// The default speed index (1x).
 pub const SPEED_DEFAULT: usize = 3;
 
+/// Play skips a stretch with no event longer than this (virtual ms) ...
+pub const IDLE_MS: u64 = 3_000;
+/// ... to this long before the event that ends it.
+pub const IDLE_LEAD_MS: u64 = 1_000;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Player {
     /// The scenario as written (what "reset" returns to).
@@ -221,7 +226,16 @@ impl Player {
                 if self.playing {
                     let speed_per_mille = u64::from(SPEEDS[self.speed.min(SPEEDS.len() - 1)].0);
                     let advance = real_ms.saturating_mul(speed_per_mille) / 1_000;
-                    let t = self.time_ms.saturating_add(advance.max(1)).min(self.end_ms());
+                    let mut t = self.time_ms.saturating_add(advance.max(1)).min(self.end_ms());
+                    // A quiet stretch (nothing happens for more than IDLE_MS) is skipped to
+                    // IDLE_LEAD_MS before its next event: play does not sit through a 39 s
+                    // pause at 1x. The scrubber keeps real milliseconds.
+                    let next_at = self.trace.events().get(self.cursor).map(|e| e.at_ms);
+                    if let Some(next_at) =
+                        next_at.filter(|&at| at > t && at - self.time_ms > IDLE_MS)
+                    {
+                        t = t.max(next_at - IDLE_LEAD_MS);
+                    }
                     next.time_ms = t;
                     next.cursor = self.trace.cursor_at_time(t);
                     // Play stops at the end instead of wrapping.

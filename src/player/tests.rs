@@ -194,3 +194,22 @@ fn a_link_or_the_instructor_goes_anywhere() {
     let stop = shown.pending_stops();
     assert!(stop.is_empty());
 }
+
+#[test]
+fn play_skips_a_quiet_stretch_but_not_the_events_around_it() {
+    // gc-pause-fenced at 1x: after A's pause starts at 1 s, nothing happens until the
+    // expiry at 30.001 s. Play jumps to a second before it instead of waiting 29 s.
+    let mut p = revealed("gc-pause-fenced").update(Action::SeekTime(1_000)).update(Action::Play);
+    assert_eq!(p.current_event().map(|e| e.kind.tag()), Some("paused"));
+    p = p.update(Action::Tick(50));
+    assert_eq!(p.time_ms, 29_001, "skipped to 1 s before the expiry");
+    assert_eq!(p.current_event().map(|e| e.kind.tag()), Some("paused"), "no event skipped");
+    // From there it plays at 1x: 1 s of real time reaches the expiry.
+    for _ in 0..20 {
+        p = p.update(Action::Tick(50));
+    }
+    assert_eq!(p.current_event().map(|e| e.kind.tag()), Some("expired"));
+    // Short gaps are played as they are.
+    let q = revealed("gc-pause-fenced").update(Action::Play).update(Action::Tick(50));
+    assert_eq!(q.time_ms, 50);
+}

@@ -139,6 +139,17 @@ pub struct Expected {
     pub charges: u32,
     /// Whether two workers ever believed they held the lock at once.
     pub overlap: bool,
+    /// Whether the promised outcome is a bad one (the badge's tone). Without it, a run
+    /// with a violation or a liveness warning is bad; an author says so for other bad ends
+    /// (every worker gave up and nothing was done).
+    pub bad: Option<bool>,
+}
+
+impl Expected {
+    /// The badge's tone: bad for violations, liveness warnings, or when the author says so.
+    pub fn is_bad(&self) -> bool {
+        self.bad.unwrap_or(!self.violations.is_empty() || !self.warnings.is_empty())
+    }
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]

@@ -106,6 +106,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
             || (from_ms == shown_ms && now_applied == Some(from_ms))
             || (from_ms == 0 && matches!(kind, SpanKind::Fence { .. }))
     };
+    let now_actor = view.cursor.checked_sub(1).map(|i| trace.events()[i].actor);
     let scenario = trace.scenario();
     let holder = |name: &str| {
         let i = scenario.workers.iter().position(|w| w.name == name).unwrap_or(0) % 6;
@@ -138,7 +139,13 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
             Actor::Worker(w) => holder(&scenario.workers[usize::from(w)].name),
             _ => HOLDERS[0],
         };
-        let bg = if i % 2 == 0 { "lane-bg even" } else { "lane-bg" };
+        // The lane of the step just taken stands out: what changed is there.
+        let now = now_actor == Some(lane.actor);
+        let bg = match (now, i % 2 == 0) {
+            (true, _) => "lane-bg now",
+            (false, true) => "lane-bg even",
+            (false, false) => "lane-bg",
+        };
         o.fill(
             r#"<g class="lane" data-lane="$"><rect x="0" y="%" width="%" height="%" class="$"/><text x="6" y="%" class="lane-label">$</text>"#,
             &[y, WIDTH, h, y + h / 2.0 + 4.0],

@@ -65,7 +65,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
         };
         html! {
             <section class="variant" data-testid="variant" data-variant={protection.word()}>
-                <h3>{ m.lab(protection.heading_key()) }</h3>
+                <h2>{ m.lab(protection.heading_key()) }</h2>
                 <p class="changes" data-testid="changes">{ changed }</p>
                 <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ crate::ui::player::verdict_text(&m, trace) }</p>
                 <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} />

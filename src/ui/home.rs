@@ -19,6 +19,7 @@ pub(crate) fn Home() -> Html {
     let n_questions = crate::quiz::BANK_SIZE.to_string();
     html! {
         <section class="home" data-testid="home">
+            <h1 class="home-title">{ m.t("home.title") }</h1>
             <p class="lede">{ m.t("home.lede") }</p>
             <p><a href="#/quiz">{ m.tf("home.quiz", &[("n", &n_questions)]) }</a></p>
             { for chapters.iter().map(|chapter| html! {

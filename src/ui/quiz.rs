@@ -60,12 +60,19 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
     let options = q.options.iter().enumerate().map(|(j, option)| {
         let selected_state = selected.clone();
         let onchange = Callback::from(move |_: Event| selected_state.set(Some(j)));
+        // Once checked, the right option is marked, and a wrong choice as wrong.
+        let (class, note) = match *checked {
+            Some(_) if j == q.answer => ("option right", Some(m.t("quiz.right_answer"))),
+            Some(c) if c == j => ("option wrong", None),
+            _ => ("option", None),
+        };
         html! {
             <li>
-                <label class="option">
+                <label class={class}>
                     <input type="radio" name="quiz-option" value={j.to_string()} checked={*selected == Some(j)}
                         disabled={checked.is_some()} {onchange} data-testid="quiz-option" />
                     { " " }{ m.content(&key(&format!("o.{j}")), option) }
+                    if let Some(note) = note { <strong class="answer-mark" data-testid="quiz-right">{ " ✓ " }{ note }</strong> }
                 </label>
             </li>
         }

@@ -18,7 +18,8 @@ function percentile(sorted, p) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${url}#/s/${scenario}`, { waitUntil: 'load' });
+  // The instructor view: the whole run drawn and no prompt stopping the seeks (the worst case).
+  await page.goto(`${url}#/s/${scenario}?v=1&reveal=1`, { waitUntil: 'load' });
   await page.waitForSelector('[data-testid=scrubber]');
   const seek = await page.evaluate(async () => {
     const input = document.querySelector('[data-testid=scrubber]');

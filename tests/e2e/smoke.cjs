@@ -174,6 +174,29 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
       if (fit.small.length) problems.push(`${hash} at 360 px has timeline labels under 11 px: ${JSON.stringify(fit.small)}`);
     }
     await phone.close();
+    // axe-core on what a learner sees (contrast included), desktop and phone, English and
+    // Vietnamese: no violations.
+    const axeSource = require('fs').readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const axeContext = await browser.newContext({ bypassCSP: true });
+    for (const [hash, width, height] of [
+      ['#/', 1280, 800],
+      ['#/s/gc-pause-fenced?v=1&t=40000', 1280, 800],
+      ['#/s/gc-pause-unfenced', 1280, 800],
+      ['#/s/dlq-threshold?v=1&t=20000&lang=vi', 360, 740],
+      ['lab.html#/quiz', 1280, 800],
+      ['lab.html#/compare/gc-pause-unfenced', 1280, 800],
+    ]) {
+      const view = await axeContext.newPage({ viewport: { width, height } });
+      await view.goto(`${url}${hash}`, { waitUntil: 'load' });
+      await view.waitForSelector('[data-testid=app] main > *', { timeout: 15000 });
+      await view.waitForTimeout(300);
+      await view.evaluate(axeSource);
+      const found = await view.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')}`));
+      for (const v of found) problems.push(`axe on ${hash} at ${width}px: ${v}`);
+      await view.close();
+    }
+    await axeContext.close();
     console.log(`e2e: the narration was in view at ${checked} steps of ${ids.length} built-ins at 1280x800; phones fit`);
 
     console.log(`e2e: home shows ${cards} scenarios; player, the CSP on both pages, the sandbox on lab.html, not-found, language packs and the iframe protocol work; screenshot ${shot}`);

@@ -616,8 +616,18 @@ fn read_expected(node: &Node, path: &str) -> Result<Expected, LoadError> {
         rejected: o.req("rejected", u32_of)?,
         charges: o.opt("charges", u32_of)?.unwrap_or(0),
         overlap: o.req("overlap", bool_of)?,
+        bad: o.opt("bad", bool_of)?,
     };
-    o.finish(&["badge", "violations", "warnings", "accepted", "rejected", "charges", "overlap"])?;
+    o.finish(&[
+        "badge",
+        "violations",
+        "warnings",
+        "accepted",
+        "rejected",
+        "charges",
+        "overlap",
+        "bad",
+    ])?;
     Ok(expected)
 }
 
@@ -753,18 +763,19 @@ pub fn write_scenario(s: &Scenario) -> Out {
     }
     if let Some(e) = &s.expect {
         let strings = |v: &[String]| Out::Arr(v.iter().map(|s| Out::str(s)).collect());
-        members.push((
-            "expect",
-            Out::Obj(vec![
-                ("badge", Out::str(&e.badge)),
-                ("violations", strings(&e.violations)),
-                ("warnings", strings(&e.warnings)),
-                ("accepted", Out::Int(i64::from(e.accepted))),
-                ("rejected", Out::Int(i64::from(e.rejected))),
-                ("charges", Out::Int(i64::from(e.charges))),
-                ("overlap", Out::Bool(e.overlap)),
-            ]),
-        ));
+        let mut expect = vec![
+            ("badge", Out::str(&e.badge)),
+            ("violations", strings(&e.violations)),
+            ("warnings", strings(&e.warnings)),
+            ("accepted", Out::Int(i64::from(e.accepted))),
+            ("rejected", Out::Int(i64::from(e.rejected))),
+            ("charges", Out::Int(i64::from(e.charges))),
+            ("overlap", Out::Bool(e.overlap)),
+        ];
+        if let Some(bad) = e.bad {
+            expect.push(("bad", Out::Bool(bad)));
+        }
+        members.push(("expect", Out::Obj(expect)));
     }
     if !s.claims.is_empty() {
         members.push(("claims", write_facts(&s.claims)));

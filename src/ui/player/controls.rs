@@ -90,6 +90,7 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
                         oninput={onspeed} aria-valuetext={SPEEDS[p.speed].1} data-testid="speed" />
                     <span>{ SPEEDS[p.speed].1 }</span>
                 </label>
+                <span class="muted skips">{ m.t("player.skips") }</span>
             </div>
         </div>
     }

@@ -48,7 +48,7 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
 fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) -> Markup {
     let mut o = Markup::new();
     o.open("details", &[("class", "now"), ("open", "")]);
-    o.open("summary", &[]).element("h3", &[], &m.t("player.now")).close("summary");
+    o.open("summary", &[]).element("h2", &[], &m.t("player.now")).close("summary");
     let Some(last) = cursor.checked_sub(1).map(|i| &trace.events()[i]) else {
         o.element("p", &[("class", "muted")], &m.t("player.before")).close("details");
         return o;
@@ -134,6 +134,8 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
 /// Longer than 100 lines: three tables in a row, each a loop over the state.
 fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t: u64) -> Markup {
     let state = trace.state_at(cursor);
+    // The state before this step: rows that differ from it are marked as changed.
+    let before = trace.state_at(cursor.saturating_sub(1));
     let consensus = trace.scenario().tokens == crate::sim::scenario::TokenSource::Consensus;
     let source = trace.scenario().tokens;
     let lock_key = &trace.scenario().redis.lock_key;
@@ -151,7 +153,7 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
         let node = &state.nodes[usize::from(p)];
         node.keyspace.peek(lock_key, node.clock_ms(t)).map(|e| e.value.clone())
     });
-    o.open("section", &[]).element("h3", &[], &m.t("player.workers"));
+    o.open("section", &[]).element("h2", &[], &m.t("player.workers"));
     o.open("table", &[("class", "workers")]);
     let says = if consensus { "col.store_says" } else { "col.redis_says" };
     head(&mut o, &["col.worker", "col.state", "col.token", "col.believes", says].map(|k| m.t(k)));
@@ -185,9 +187,13 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
         };
         let gap =
             w.belief.is_some() && truth_holder.as_deref().is_some_and(|h| Some(h) != own_value);
+        let changed = cursor > 0 && before.workers.iter().find(|b| b.name == w.name) != Some(w);
         let mut row = vec![("data-testid", "worker"), ("data-name", w.name.as_str())];
-        if gap {
-            row.push(("class", "gap"));
+        match (gap, changed) {
+            (true, true) => row.push(("class", "gap just-changed")),
+            (true, false) => row.push(("class", "gap")),
+            (false, true) => row.push(("class", "just-changed")),
+            (false, false) => {}
         }
         o.open("tr", &row).open("td", &[]).element("strong", &[], &w.name).close("td");
         for cell in [activity, token, belief, truth] {
@@ -198,7 +204,7 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
     o.close("tbody").close("table").close("section");
 
     let store = if consensus { "player.store" } else { "player.redis" };
-    o.open("section", &[]).element("h3", &[], &m.t(store));
+    o.open("section", &[]).element("h2", &[], &m.t(store));
     for node in &state.nodes {
         let clock = node.clock_ms(t);
         let role = match (node.up, node.role) {
@@ -211,9 +217,9 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
         };
         let sign = if node.clock_offset_ms >= 0 { "+" } else { "-" };
         let offset = format!("{sign}{}", secs(node.clock_offset_ms.unsigned_abs()));
-        o.open("div", &[("class", "node")]).open("h4", &[]).text(&node.name);
+        o.open("div", &[("class", "node")]).open("h3", &[]).text(&node.name);
         let detail = format!(" {role}, {}", m.tf("node.clock", &[("offset", &offset)]));
-        o.element("span", &[("class", "muted")], &detail).close("h4");
+        o.element("span", &[("class", "muted")], &detail).close("h3");
         if node.keyspace.is_empty() {
             o.element("p", &[("class", "muted")], &m.t("node.no_keys"));
         } else {
@@ -226,13 +232,22 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
                     Some(_) if hidden => m.t("pttl.hidden"),
                     Some(d) => format!("{} ms", (d - clock).max(0)),
                 };
+                let was = before
+                    .nodes
+                    .iter()
+                    .find(|n| n.name == node.name)
+                    .and_then(|n| n.keyspace.raw(key));
+                let changed = cursor > 0 && was != Some(entry);
                 let mut row = vec![
                     ("data-testid", "redis-key"),
                     ("data-node", node.name.as_str()),
                     ("data-key", key.as_str()),
                 ];
-                if hidden {
-                    row.push(("class", "hidden"));
+                match (hidden, changed) {
+                    (true, true) => row.push(("class", "hidden just-changed")),
+                    (true, false) => row.push(("class", "hidden")),
+                    (false, true) => row.push(("class", "just-changed")),
+                    (false, false) => {}
                 }
                 o.open("tr", &row);
                 o.open("td", &[]).element("code", &[], key).close("td");
@@ -257,11 +272,12 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
     if !state.dlq.is_empty() {
         facts.push(m.tf("db.dlq", &[("n", &state.dlq.len().to_string())]));
     }
-    o.open("section", &[]).element("h3", &[], &m.t("player.database"));
+    o.open("section", &[]).element("h2", &[], &m.t("player.database"));
     o.open("table", &[("class", "rows")]);
     head(&mut o, &["id", "status", "amount", "last_fence", "updated_by"].map(str::to_owned));
     let id = order.id.to_string();
-    o.open("tr", &[("data-testid", "sql-row"), ("data-id", &id)]);
+    let changed = if cursor > 0 && before.order != *order { "just-changed" } else { "" };
+    o.open("tr", &[("data-testid", "sql-row"), ("data-id", &id), ("class", changed)]);
     o.element("td", &[], &id).element("td", &[], &order.status).element(
         "td",
         &[],
@@ -289,10 +305,19 @@ pub(crate) struct VerdictProps {
 pub(crate) fn Verdict(props: &VerdictProps) -> Html {
     let m = use_i18n();
     let text = verdict_text(&m, &props.trace);
-    let bad = !props.trace.summary().violations.is_empty();
+    // A violation breaks safety; a liveness warning or a worker that gave up is a bad end
+    // too (nothing done, or done late), so neither gets the tick.
+    let summary = props.trace.summary();
+    let gave_up = props.trace.events().iter().any(|e| e.kind == crate::sim::EventKind::GaveUp);
+    let (class, mark) =
+        match (summary.violations.is_empty(), summary.warnings.is_empty() && !gave_up) {
+            (false, _) => ("verdict bad", "⚠ "),
+            (true, false) => ("verdict warn", "⚠ "),
+            (true, true) => ("verdict", "✓ "),
+        };
     html! {
-        <div class={classes!("verdict", bad.then_some("bad"))} data-testid="verdict" role="status">
-            <strong>{ if bad { "⚠ " } else { "✓ " } }</strong>
+        <div class={class} data-testid="verdict" role="status">
+            <strong>{ mark }</strong>
             { text }
             if props.changed { <span class="forked">{ " " }{ m.t("verdict.whatif") }</span> }
         </div>
@@ -326,6 +351,10 @@ pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace)
     ));
     if summary.charges > 0 {
         parts.push(m.tf("verdict.charges", &[("n", &summary.charges.to_string())]));
+    }
+    let gave_up = trace.events().iter().filter(|e| e.kind == crate::sim::EventKind::GaveUp).count();
+    if gave_up > 0 {
+        parts.push(m.tf("verdict.gave_up", &[("n", &gave_up.to_string())]));
     }
     for warning in &summary.warnings {
         parts.push(m.tf("verdict.warning", &[("name", &warning.name)]));

@@ -58,7 +58,7 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
     let total = props.scenario.prompts.len().to_string();
     html! {
         <section class="prompt" data-testid="prompt" role="group" aria-labelledby="prompt-title">
-            <h3 id="prompt-title">{ m.t("prompt.title") }<span class="muted">{ " " }{ m.tf("prompt.answered", &[("n", &n), ("m", &total)]) }</span></h3>
+            <h2 id="prompt-title">{ m.t("prompt.title") }<span class="muted">{ " " }{ m.tf("prompt.answered", &[("n", &n), ("m", &total)]) }</span></h2>
             <p>{ m.content(&key("question"), &prompt.question) }</p>
             <ol class="options">{ for options }</ol>
             if let Some(a) = answered {

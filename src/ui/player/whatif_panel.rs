@@ -67,7 +67,7 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
     let consensus = tokens == crate::sim::scenario::TokenSource::Consensus;
     html! {
         <section class="whatif" aria-label="What if">
-            <h3>{ m.t("whatif.title") }</h3>
+            <h2>{ m.t("whatif.title") }</h2>
             if let Some(ttl) = knobs.ttl_ms {
                 <label>{ m.t("whatif.ttl") }{ mark("ttl") }{ number("ttl", ttl) }</label>
             }
