@@ -40,7 +40,7 @@ pub enum Future {
 pub struct View {
     pub cursor: usize,
     pub time_ms: u64,
-    /// A shorter drawing without labels inside the lanes (the compare view).
+    /// A shorter drawing (the compare view), without the fence labels.
     pub compact: bool,
     /// The time at the right edge, when several timelines share one scale.
     pub scale_end_ms: Option<u64>,
@@ -169,7 +169,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
                             &[],
                         );
                     }
-                    if let Some(token) = token.as_ref().filter(|_| !view.compact) {
+                    if let Some(token) = token {
                         o.fill(
                             r#"<text x="%" y="%" class="token-label" data-testid="token-label">$</text>"#,
                             &[x1 + 3.0, y + 15.0],
@@ -266,7 +266,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         );
         o.fill(shape, &[cx, cy], &[]);
         // A write carries its token: the label says which one the database compared.
-        if let (EventKind::Wrote { token: Some(t), .. }, false) = (&event.kind, view.compact) {
+        if let EventKind::Wrote { token: Some(t), .. } = &event.kind {
             o.fill(
                 r#"<text x="%" y="%" class="write-token" data-testid="write-token">$</text>"#,
                 &[cx, cy - 9.0],

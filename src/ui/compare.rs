@@ -72,10 +72,44 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
             </section>
         }
     });
+    // The outcomes side by side, each cell that differs from "no protection" marked, so
+    // the difference is read, not spotted.
+    let outcome = |trace: &TraceRef| {
+        let summary = trace.summary();
+        let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+        let names: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
+        let mut unique = names.clone();
+        unique.dedup();
+        [
+            accepted.to_string(),
+            (summary.writes.len() - accepted).to_string(),
+            summary.charges.to_string(),
+            if unique.is_empty() { m.lab("compare.no_violation") } else { unique.join(", ") },
+        ]
+    };
+    let baseline = variants.first().map(|(_, _, t)| outcome(t));
+    let table = variants.iter().map(|(protection, _, trace)| {
+        let cells = outcome(trace);
+        html! {
+            <tr data-testid="compare-row" data-variant={protection.word()}>
+                <th scope="row">{ m.lab(protection.heading_key()) }</th>
+                { for cells.iter().enumerate().map(|(i, cell)| {
+                    let differs = baseline.as_ref().is_some_and(|b| &b[i] != cell);
+                    html! { <td class={classes!(differs.then_some("differs"))} data-differs={differs.to_string()}>{ cell }{ if differs { " ◆" } else { "" } }</td> }
+                }) }
+            </tr>
+        }
+    });
     html! {
         <section class="compare" data-testid="compare" data-id={props.scenario.id.clone()}>
             <h1>{ m.labf("compare.title", &[("title", &m.content(&format!("s.{}.title", props.scenario.id), &props.scenario.title))]) }</h1>
             <p>{ m.lab("compare.lede") }</p>
+            <table class="compare-table" data-testid="compare-table">
+                <caption>{ m.lab("compare.table") }</caption>
+                <thead><tr><th scope="col">{ m.lab("compare.variant") }</th><th scope="col">{ m.lab("compare.accepted") }</th>
+                    <th scope="col">{ m.lab("compare.rejected") }</th><th scope="col">{ m.lab("compare.charges") }</th><th scope="col">{ m.lab("compare.violations") }</th></tr></thead>
+                <tbody>{ for table }</tbody>
+            </table>
             <div class="scrub">
                 <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
                     value={time.to_string()} {oninput} aria-label={m.t("player.time")} aria-valuetext={secs(*time)} />

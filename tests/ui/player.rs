@@ -129,6 +129,20 @@ async fn the_compare_view_shares_one_scrubber() {
     assert_eq!(after.len(), 4);
     assert!(after.iter().all(|x| *x == after[0]), "{after:?}");
     assert_ne!(before, after);
+    // The differences are marked: fencing changes the rejected writes and the violations,
+    // an idempotency key alone changes neither.
+    let differing = |variant: &str| -> usize {
+        let selector = format!(
+            "[data-testid='compare-row'][data-variant='{variant}'] td[data-differs='true']"
+        );
+        root.query_selector_all(&selector).unwrap().length() as usize
+    };
+    assert_eq!(differing("key"), 0);
+    assert!(differing("fence") >= 2, "fencing differs in rejections and violations");
+    // Each write in the compact drawings carries its token.
+    assert!(
+        find_all(&root, "write-token").iter().any(|t| t.text_content().as_deref() == Some("33"))
+    );
 }
 
 /// The four variants' outcomes in order: none, key, fence, both.
