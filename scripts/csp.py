@@ -54,7 +54,8 @@ def add_policy(path: str) -> int:
     )
     policy = "; ".join(POLICY).format(hashes=hashes)
     meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
-    html, n = re.subn(r'(<meta charset="utf-8" />)', r"\1\n    " + meta, html, count=1)
+    # The charset <meta>, as written or as minified (`<meta charset=utf-8>`).
+    html, n = re.subn(r"(<meta charset[^>]*>)", r"\1\n    " + meta, html, count=1)
     if n != 1:
         print(f"csp.py: no <meta charset> to follow in {path}", file=sys.stderr)
         return 1

@@ -306,6 +306,41 @@ fn belief_span(
     }
 }
 
+/// Whether `span` of `actor`'s lane has begun after `cursor` events: at the instant a span
+/// starts, several events share the time and only some may be applied (a drawing that hides
+/// the future must not show the span of the event after the cursor).
+pub fn span_begun(trace: &Trace, actor: Actor, span: &Span, cursor: usize) -> bool {
+    let at = |c: usize| if c == 0 { 0 } else { trace.events()[c - 1].at_ms };
+    if span.from_ms != at(cursor) {
+        return span.from_ms < at(cursor);
+    }
+    let state = trace.state_at(cursor);
+    let lock_key = &trace.scenario().redis.lock_key;
+    match (&span.kind, actor) {
+        (SpanKind::Fence { value }, _) => {
+            *value == token_text(trace.scenario().tokens, state.order.last_fence)
+        }
+        (SpanKind::Lock { holder, .. }, Actor::Node(n)) => {
+            state.nodes[usize::from(n)].keyspace.raw(lock_key).is_some_and(|e| e.value == *holder)
+        }
+        (SpanKind::Down, Actor::Node(n)) => !state.nodes[usize::from(n)].up,
+        (kind, Actor::Worker(w)) => {
+            let ws = &state.workers[usize::from(w)];
+            match kind {
+                SpanKind::Belief { .. } => {
+                    ws.belief.as_ref().is_some_and(|b| b.since_ms == span.from_ms)
+                }
+                SpanKind::Paused => matches!(ws.activity, Activity::Paused { .. }),
+                SpanKind::Hung => matches!(ws.activity, Activity::Hung { .. }),
+                SpanKind::Blocked => ws.activity == Activity::Blocked,
+                SpanKind::Crashed => ws.activity == Activity::Crashed,
+                _ => true,
+            }
+        }
+        _ => true,
+    }
+}
+
 /// The row's `last_fence` over time: one span per value it held.
 fn fence_steps(trace: &Trace, end_ms: u64) -> Vec<Span> {
     let source = trace.scenario().tokens;

@@ -98,13 +98,9 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         Future::Shown => (u64::MAX, usize::MAX),
         Future::Hidden => (view.time_ms, view.cursor),
     };
-    // A span has begun once the event that opened it is applied: before its instant, or
-    // at it when the cursor's event is there too. The row's first fence is the start state.
-    let now_applied = view.cursor.checked_sub(1).map(|i| trace.events()[i].at_ms);
-    let begun = |from_ms: u64, kind: &SpanKind| {
-        from_ms < shown_ms
-            || (from_ms == shown_ms && now_applied == Some(from_ms))
-            || (from_ms == 0 && matches!(kind, SpanKind::Fence { .. }))
+    // With the future hidden, a span is drawn once the event that opened it is applied.
+    let begun = |actor: Actor, span: &super::Span| {
+        view.future == Future::Shown || super::span_begun(trace, actor, span, view.cursor)
     };
     let now_actor = view.cursor.checked_sub(1).map(|i| trace.events()[i].actor);
     let scenario = trace.scenario();
@@ -151,7 +147,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
             &[y, WIDTH, h, y + h / 2.0 + 4.0],
             &[&lane.label, bg, &lane.label],
         );
-        for span in lane.spans.iter().filter(|s| begun(s.from_ms, &s.kind)) {
+        for span in lane.spans.iter().filter(|s| begun(lane.actor, s)) {
             let to_ms = span.to_ms.min(shown_ms);
             let (x1, x2) = (g.x(span.from_ms), g.x(to_ms).max(g.x(span.from_ms) + 1.5));
             match &span.kind {
@@ -378,5 +374,14 @@ mod tests {
         assert_eq!(texts(&svg, "token-label"), ["33"], "B's grant at 31 s is not drawn yet");
         assert!(texts(&svg, "write-token").is_empty());
         assert!(svg.contains(r#"aria-label="a &lt;b&gt; &amp; &quot;c&quot;""#));
+        // At A's late write (40 s, after A resumed at the same instant) the row's step to 33
+        // has not happened yet: the drawing must not show it.
+        let at_prompt = drawing("gc-pause-unfenced", |_| View {
+            cursor: 9,
+            time_ms: 40_000,
+            future: Future::Hidden,
+            ..View::default()
+        });
+        assert_eq!(texts(&at_prompt, "fence-label"), ["0", "34"]);
     }
 }

@@ -107,14 +107,6 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
             checked.set(None);
         })
     };
-    let retry = {
-        let selected = selected.clone();
-        let checked = checked.clone();
-        Callback::from(move |_: MouseEvent| {
-            selected.set(None);
-            checked.set(None);
-        })
-    };
     let reset = {
         let progress = progress.clone();
         Callback::from(move |_: MouseEvent| {
@@ -160,9 +152,7 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
                         { " " }<a href={href.clone()} data-testid="quiz-show">{ m.t("quiz.show") }</a>
                     }
                 </div>
-                if choice != q.answer {
-                    <button onclick={retry} data-testid="quiz-retry">{ m.t("quiz.retry") }</button>
-                }
+
             } else {
                 <button onclick={check} disabled={selected.is_none()} data-testid="quiz-check">{ m.t("quiz.check") }</button>
             }

@@ -154,7 +154,7 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
         });
         if (low > 800) { problems.push(`${id} step ${step}: the narration is below the fold (${low} px)`); break; }
         checked++;
-        await wide.click('[data-testid=step-forward]');
+        if (step < steps) await wide.click('[data-testid=step-forward]');
       }
     }
     await wide.close();

@@ -34,25 +34,26 @@ async fn quiz_answers_get_feedback_and_progress_is_stored() {
     let root = mount_at("#/quiz").await;
     let id = find(&root, "question").unwrap().get_attribute("data-id").unwrap();
     assert_eq!(id, "stale-write-at-the-db");
+    // A wrong answer: the feedback says so, explains, and marks the right option.
     choose(&root, 0).await;
-    click(&root, "quiz-check").await;
-    assert!(text(&find(&root, "quiz-feedback").unwrap()).starts_with("Not quite."));
-    click(&root, "quiz-retry").await;
-    choose(&root, 1).await;
     click(&root, "quiz-check").await;
     let feedback = text(&find(&root, "quiz-feedback").unwrap());
     assert!(
-        feedback.starts_with("Correct.") && feedback.contains("34 < 33 is false"),
+        feedback.starts_with("Not quite.") && feedback.contains("34 < 33 is false"),
         "{feedback}"
     );
+    let right = find(&root, "quiz-right").expect("the right option is marked");
+    let chosen = right.closest("label").unwrap().unwrap().query_selector("input").unwrap().unwrap();
+    assert_eq!(chosen.get_attribute("value").as_deref(), Some("1"));
+    assert!(find(&root, "quiz-retry").is_none(), "no retry once the answer is shown");
     let show = find(&root, "quiz-show").unwrap().get_attribute("href").unwrap();
     assert!(show.starts_with("#/s/gc-pause-fenced?v=1&t=40000"), "{show}");
     let stored = storage().get_item(PROGRESS_KEY).unwrap().unwrap();
-    assert_eq!(stored, "{\"stale-write-at-the-db\":true}");
-    assert!(text(&find(&root, "quiz-progress").unwrap()).contains("answered 1 · correct 1"));
+    assert_eq!(stored, "{\"stale-write-at-the-db\":false}");
+    assert!(text(&find(&root, "quiz-progress").unwrap()).contains("answered 1 · correct 0"));
     // A fresh page reads the stored progress back.
     let again = mount_at("#/quiz").await;
-    assert!(text(&find(&again, "quiz-progress").unwrap()).contains("answered 1 · correct 1"));
+    assert!(text(&find(&again, "quiz-progress").unwrap()).contains("answered 1 · correct 0"));
 }
 
 #[wasm_bindgen_test]

@@ -49,6 +49,10 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
             }
         })
     };
+    // Forward controls are off while a prediction waits for its answer (they would not
+    // move) and at the end; they say so by looking off, not by silently doing nothing.
+    let asking = p.prompt_due().is_some();
+    let no_forward = asking || p.cursor >= n;
     let current = p
         .current_event()
         .map(|e| format!("{}: {}", p.trace.actor_name(e.actor), e.kind.tag().replace('-', " ")));
@@ -76,13 +80,13 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
                 <button onclick={send(Action::First)} title="Home" aria-label={m.t("player.start")}>{ "|◀" }</button>
                 <button onclick={send(Action::PrevMilestone)} title="Shift+Left" aria-label={m.t("player.prev_milestone")} data-testid="milestone-back">{ "◀◀" }</button>
                 <button onclick={send(Action::StepBack)} title="Left" aria-label={m.t("player.step_back")} data-testid="step-back">{ "◀" }</button>
-                <button onclick={send(Action::TogglePlay)} data-testid="play" aria-pressed={p.playing.to_string()}
+                <button onclick={send(Action::TogglePlay)} data-testid="play" disabled={asking} aria-pressed={p.playing.to_string()}
                     aria-label={if p.playing { m.t("player.pause") } else { m.t("player.play") }} title="Space">
                     { if p.playing { format!("❚❚ {}", m.t("player.pause")) } else { format!("▶ {}", m.t("player.play")) } }
                 </button>
-                <button onclick={send(Action::StepForward)} title="Right" aria-label={m.t("player.step_forward")} data-testid="step-forward">{ "▶" }</button>
-                <button onclick={send(Action::NextMilestone)} title="Shift+Right" aria-label={m.t("player.next_milestone")} data-testid="milestone-forward">{ "▶▶" }</button>
-                <button onclick={send(Action::Last)} title="End" aria-label={m.t("player.end")}>{ "▶|" }</button>
+                <button onclick={send(Action::StepForward)} disabled={no_forward} title="Right" aria-label={m.t("player.step_forward")} data-testid="step-forward">{ "▶" }</button>
+                <button onclick={send(Action::NextMilestone)} disabled={no_forward} title="Shift+Right" aria-label={m.t("player.next_milestone")} data-testid="milestone-forward">{ "▶▶" }</button>
+                <button onclick={send(Action::Last)} disabled={no_forward} title="End" aria-label={m.t("player.end")}>{ "▶|" }</button>
                 <span class="clock" data-testid="clock" aria-label={m.t("player.clock")}>{ secs(p.time_ms) }</span>
                 <span class="steps" data-testid="step-count">{ m.tf("player.step_of", &[("n", &p.cursor.to_string()), ("m", &n.to_string())]) }</span>
                 <label class="speed">{ m.t("player.speed") }{ " " }

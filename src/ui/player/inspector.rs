@@ -116,7 +116,8 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
                         cause.kind.tag().replace('-', " "),
                         secs(cause.at_ms)
                     );
-                    o.element("button", &[("class", "link"), ("data-seek", &c.to_string())], &text);
+                    o.element("button", &[("class", "link"), ("data-seek", &c.to_string())], &text)
+                        .text(" ");
                 }
                 o.close("span");
             }

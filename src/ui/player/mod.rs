@@ -272,29 +272,40 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     }
 }
 
-/// What the story says at this step: the lesson's paragraph at the instant of its event, a
-/// plain sentence for a step it does not speak of, and how to begin before the first.
+/// What the story says at this step: the lesson's paragraph at its event; at the later
+/// steps of the same instant, what that step did first (so each step reads differently)
+/// with the paragraph after it; a plain sentence for a step the story does not speak of;
+/// how to begin before the first.
 fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
-    use crate::catalogue::narration::{Told, told_now};
+    use crate::catalogue::narration::{Told, at_cursor, told_now};
     let trace = &player.trace;
     let id = &trace.scenario().id;
-    let (text, class) = match (told_now(trace, player.cursor), player.current_event()) {
-        (Some(Told::Paragraph(i)), _) => {
-            (m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text), "story")
+    let story = told_now(trace, player.cursor).map(|told| match told {
+        Told::Paragraph(i) => {
+            m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text)
         }
-        (Some(Told::Departed), _) => (m.t("player.whatif_differs"), "story"),
-        (None, Some(e)) => {
+        Told::Departed => m.t("player.whatif_differs"),
+    });
+    let at_its_event = at_cursor(trace, player.cursor).is_some_and(|(_, e)| e + 1 == player.cursor);
+    let step = match player.current_event() {
+        Some(e) if story.is_none() || !at_its_event => {
             let prose = m.note(&e.note);
             let said = match (prose.is_empty(), e.command.is_empty()) {
                 (false, _) => prose,
                 (true, true) => e.reply.clone(),
                 (true, false) => format!("{} \u{2192} {}", e.command, e.reply),
             };
-            (format!("{}: {said}", trace.actor_name(e.actor)), "step")
+            Some(format!("{}: {said}", trace.actor_name(e.actor)))
         }
-        (None, None) => (m.t("player.begin"), "step"),
+        Some(_) => None,
+        None => Some(m.t("player.begin")),
     };
-    html! { <p class={classes!("narration", class)} data-testid="narration" aria-live="polite">{ text }</p> }
+    html! {
+        <div class="narration" data-testid="narration" aria-live="polite">
+            if let Some(step) = step { <p class="step">{ step }</p> }
+            if let Some(story) = story { <p class="story">{ story }</p> }
+        </div>
+    }
 }
 
 /// What every mark on the timeline means: the same shapes and classes as the drawing,
