@@ -29,6 +29,8 @@ pub struct Link {
     pub embed: bool,
     /// `reveal=1`: the instructor's "show everything" (no prompt stops, nothing hidden).
     pub reveal: bool,
+    /// `q=`: the quiz question shown (1 for the first), so Back returns to it.
+    pub question: Option<usize>,
     /// `origins=`: origins allowed to exchange postMessage with an embed (none by default).
     pub origins: Vec<String>,
 }
@@ -151,6 +153,10 @@ impl Link {
                 "lang" => link.lang = Lang::from_code(&value),
                 "embed" => link.embed = value == "1",
                 "reveal" => link.reveal = value == "1",
+                "q" => match value.parse::<usize>() {
+                    Ok(n) if n >= 1 => link.question = Some(n - 1),
+                    _ => return invalid(format!("The link's quiz question q={value} is not a question number.")),
+                },
                 "origins" => {
                     link.origins = value.split(',').filter_map(normal_origin).collect();
                 }
@@ -228,6 +234,9 @@ impl Link {
         }
         if self.reveal {
             query.push(("reveal".into(), "1".into()));
+        }
+        if let Some(q) = self.question {
+            query.push(("q".into(), (q + 1).to_string()));
         }
         if !self.origins.is_empty() {
             query.push(("origins".into(), self.origins.join(",")));

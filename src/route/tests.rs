@@ -56,6 +56,7 @@ fn links_round_trip() {
     let links = [
         Link::to(View::Home),
         Link::to(View::Quiz),
+        Link { question: Some(4), ..Link::to(View::Quiz) },
         Link { t_ms: Some(31_500), ..Link::to(View::Scenario { id: "gc-pause-fenced".into() }) },
         Link {
             view: View::Scenario { id: "a".into() },
@@ -64,6 +65,7 @@ fn links_round_trip() {
             lang: Some(Lang::Id),
             embed: true,
             reveal: true,
+            question: None,
             origins: vec!["https://lms.example".into(), "http://127.0.0.1:8000".into()],
         },
         Link::to(View::Custom { payload: Payload::Json("{\"a\": \"ü & ?\"}".into()) }),

@@ -90,7 +90,9 @@ impl Pages for LabPages {
                 }
                 None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
             },
-            View::Quiz => html! { <QuizPage embed={link.embed} origins={link.origins.clone()} /> },
+            View::Quiz => {
+                html! { <QuizPage embed={link.embed} origins={link.origins.clone()} link={link.clone()} /> }
+            }
             View::Sandbox => html! { <crate::ui::sandbox::SandboxPage /> },
             View::Explore => html! { <crate::ui::explore::ExplorePage /> },
             View::Custom { payload } => {

@@ -15,6 +15,8 @@ use crate::ui::i18n::use_i18n;
 pub(crate) struct QuizPageProps {
     pub(crate) embed: bool,
     pub(crate) origins: Vec<String>,
+    /// The link that opened the quiz (its `q=` names the question).
+    pub(crate) link: Link,
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -50,7 +52,16 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
     let loaded = use_memo((), |_| load_progress());
     let progress = use_state(|| loaded.0.clone());
     let reset_notice = loaded.1;
-    let index = use_state(|| 0usize);
+    let asked = props.link.question.unwrap_or(0).min(questions.len().saturating_sub(1));
+    let index = use_state(|| asked);
+    // Back to a quiz link (after "Show me") or a new q= moves to that question.
+    {
+        let index = index.clone();
+        use_effect_with(asked, move |&asked| {
+            index.set(asked);
+            || ()
+        });
+    }
     let selected = use_state(|| None::<usize>);
     let checked = use_state(|| None::<usize>);
     let Some(q) = questions.get(*index) else { return html! {} };
@@ -97,12 +108,19 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
         })
     };
     let go = |delta: isize| {
+        let link = props.link.clone();
         let index = index.clone();
         let selected = selected.clone();
         let checked = checked.clone();
         Callback::from(move |_: MouseEvent| {
             let next = (*index as isize + delta).clamp(0, n as isize - 1) as usize;
             index.set(next);
+            // The question goes in the URL (replacing this entry: moving between questions
+            // is not history), so leaving for "Show me" and coming Back finds it again.
+            let here = Link { view: View::Quiz, question: Some(next), ..link.clone() };
+            if let Some(window) = web_sys::window() {
+                let _ = window.location().replace(&here.to_hash());
+            }
             selected.set(None);
             checked.set(None);
         })
@@ -129,6 +147,17 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
         }
         .to_hash()
     });
+    // In an embed "Show me" replaces the history entry (the host page's Back stays its own).
+    let show_me = {
+        let href = show_href.clone().unwrap_or_default();
+        let embed = props.embed;
+        Callback::from(move |e: MouseEvent| {
+            if embed {
+                e.prevent_default();
+                crate::ui::app::set_hash(&href);
+            }
+        })
+    };
     let answered = progress.answers.len().to_string();
     let correct = progress.correct().to_string();
     html! {
@@ -149,7 +178,7 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
                     <strong>{ if choice == q.answer { m.t("quiz.correct") } else { m.t("quiz.wrong") } }</strong>
                     { " " }{ m.content(&key("explanation"), &q.explanation) }
                     if let Some(href) = &show_href {
-                        { " " }<a href={href.clone()} data-testid="quiz-show">{ m.t("quiz.show") }</a>
+                        { " " }<a href={href.clone()} onclick={show_me.clone()} data-testid="quiz-show">{ m.t("quiz.show") }</a>
                     }
                 </div>
 

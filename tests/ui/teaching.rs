@@ -111,3 +111,24 @@ async fn a_new_hash_and_back_move_the_player() {
     }
     assert_eq!(clock(&root), "31.000 s", "Back restores the previous moment");
 }
+
+#[wasm_bindgen_test]
+async fn the_quiz_keeps_its_question_in_the_link_so_back_returns_to_it() {
+    let root = mount_at("#/quiz?v=1&q=3").await;
+    let progress = || text(&find(&root, "quiz-progress").unwrap());
+    assert!(progress().starts_with("Question 3 of"), "{}", progress());
+    click(&root, "quiz-next").await;
+    let hash = web_sys::window().unwrap().location().hash().unwrap();
+    assert!(hash.contains("q=4"), "{hash}");
+    // Leave for the simulator, then come Back: question 4 again.
+    set_hash("#/s/gc-pause-fenced?v=1&t=40000").await;
+    web_sys::window().unwrap().history().unwrap().back().unwrap();
+    for _ in 0..20 {
+        settle().await;
+        if find(&root, "quiz").is_some() {
+            break;
+        }
+    }
+    settle().await;
+    assert!(progress().starts_with("Question 4 of"), "{}", progress());
+}
