@@ -95,3 +95,47 @@ fn no_sentence_names_a_scenario_id_or_the_seed_articles() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[test]
+fn prediction_prompts_do_not_give_their_answer_away_by_length_or_place() {
+    // As for the quiz: in each language the right option is the longest (ties count) in at
+    // most a third of the prompts, and no place holds the answer in more than 40 % of them.
+    let all = fencing_playground::catalogue::all();
+    let mut prompts: Vec<(String, usize, &fencing_playground::sim::scenario::Prompt)> = Vec::new();
+    for scenario in &all {
+        for (i, prompt) in scenario.prompts.iter().enumerate() {
+            prompts.push((scenario.id.clone(), i, prompt));
+        }
+    }
+    assert!(prompts.len() >= 12, "{} prompts", prompts.len());
+    let mut places = [0usize; 8];
+    for (_, _, prompt) in &prompts {
+        places[prompt.answer.min(7)] += 1;
+    }
+    let busiest = places.into_iter().max().unwrap_or(0);
+    assert!(busiest * 10 <= prompts.len() * 4, "one place holds {busiest} answers: {places:?}");
+    for code in ["en", "id", "vi"] {
+        let pack = crate::support::pack(code);
+        let option = |id: &str,
+                      i: usize,
+                      prompt: &fencing_playground::sim::scenario::Prompt,
+                      j: usize| match code {
+            "en" => prompt.options[j].clone(),
+            _ => pack.get(&format!("s.{id}.p.{i}.o.{j}")).cloned().unwrap_or_default(),
+        };
+        let longest: Vec<String> = prompts
+            .iter()
+            .filter(|(id, i, prompt)| {
+                let lengths: Vec<usize> = (0..prompt.options.len())
+                    .map(|j| option(id, *i, prompt, j).chars().count())
+                    .collect();
+                lengths[prompt.answer] == lengths.iter().copied().max().unwrap_or(0)
+            })
+            .map(|(id, i, _)| format!("{id} #{i}"))
+            .collect();
+        assert!(
+            longest.len() * 3 <= prompts.len(),
+            "{code}: the longest option is right in {longest:?}"
+        );
+    }
+}

@@ -78,14 +78,7 @@ fn the_right_answer_is_not_given_away_by_its_length_or_its_place() {
     assert!(bank.len() >= 30, "the bank has {} questions", bank.len());
     let mut report = Vec::new();
     for code in ["en", "id", "vi"] {
-        let pack = match code {
-            "en" => std::collections::BTreeMap::new(),
-            _ => {
-                let path = format!("{}/static/i18n/{code}.json", env!("CARGO_MANIFEST_DIR"));
-                let text = std::fs::read_to_string(&path).expect("language pack");
-                fencing_playground::i18n::parse_pack(&text).expect("pack parses")
-            }
-        };
+        let pack = crate::support::pack(code);
         let (longest, most_common_place) = form_cues(&bank, |q, j| match code {
             "en" => q.options[j].clone(),
             _ => pack.get(&format!("q.{}.o.{j}", q.id)).cloned().unwrap_or_default(),

@@ -63,3 +63,14 @@ pub(crate) fn flip(fact: Fact) -> Fact {
         Fact::Belief { after, worker, holds } => Fact::Belief { after, worker, holds: !holds },
     }
 }
+
+/// A language pack's messages as the page reads them (empty for English, whose text lives
+/// in the scenarios and the quiz bank themselves).
+pub(crate) fn pack(code: &str) -> std::collections::BTreeMap<String, String> {
+    if code == "en" {
+        return std::collections::BTreeMap::new();
+    }
+    let path = format!("{}/static/i18n/{code}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("language pack");
+    fencing_playground::i18n::parse_pack(&text).expect("pack parses")
+}

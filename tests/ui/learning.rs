@@ -200,7 +200,12 @@ async fn a_prediction_prompt_stops_playback_until_answered() {
     settle().await;
     assert!(text(&find(&root, "prompt-feedback").unwrap()).starts_with("Not quite."));
     click(&root, "prompt-retry").await;
-    find_all(&root, "prompt-option")[1].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
+    let right = fencing_playground::catalogue::find("gc-pause-fenced").unwrap().prompts[1].answer;
+    find_all(&root, "prompt-option")[right]
+        .clone()
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
     settle().await;
     assert!(text(&find(&root, "prompt-feedback").unwrap()).starts_with("Correct."));
     click(&root, "prompt-continue").await;
