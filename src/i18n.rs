@@ -151,12 +151,38 @@ impl Messages {
         }
         match self.pack.get(note.key).filter(|_| self.lang != Lang::En) {
             Some(template) => {
+                // The model writes times the English way ("40.000 s"); the learner reads
+                // them in their own.
+                let local: Vec<String> = note
+                    .args
+                    .iter()
+                    .map(|(_, v)| self.local_secs(v).unwrap_or_else(|| v.clone()))
+                    .collect();
                 let args: Vec<(&str, &str)> =
-                    note.args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                    note.args.iter().zip(&local).map(|((k, _), v)| (*k, v.as_str())).collect();
                 fill(template, &args)
             }
             None => note.english(),
         }
+    }
+
+    /// A time in milliseconds as seconds with three decimals, in this language's number
+    /// format and unit: `40.000 s`, `40,000 dtk`, `40,000 giây`.
+    pub fn secs(&self, ms: u64) -> String {
+        let whole = (ms / 1000).to_string();
+        self.tf("num.secs", &[("s", &whole), ("ms", &format!("{:03}", ms % 1000))])
+    }
+
+    /// `text` if it is a time as the model writes it (`40.000 s`), in this language.
+    fn local_secs(&self, text: &str) -> Option<String> {
+        let (whole, rest) = text.strip_suffix(" s")?.split_once('.')?;
+        let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+        if !digits(whole) || rest.len() != 3 || !digits(rest) {
+            return None;
+        }
+        Some(self.secs(
+            whole.parse::<u64>().ok()?.saturating_mul(1000).saturating_add(rest.parse().ok()?),
+        ))
     }
 
     /// A content string (scenario or quiz text) with its English original as fallback.
@@ -231,5 +257,29 @@ mod tests {
         assert_eq!(Lang::from_code("xx"), None);
         assert!(parse_pack("{\"a\": 1}").is_err());
         assert!(parse_pack("[]").is_err());
+    }
+
+    #[test]
+    fn times_read_in_the_learners_number_format() {
+        use super::Messages;
+        let pack = |code: &str| {
+            let path = format!("{}/static/i18n/{code}.json", env!("CARGO_MANIFEST_DIR"));
+            parse_pack(&std::fs::read_to_string(path).unwrap()).unwrap()
+        };
+        let (en, id, vi) = (
+            Messages::english(),
+            Messages::with_pack(Lang::Id, pack("id")),
+            Messages::with_pack(Lang::Vi, pack("vi")),
+        );
+        assert_eq!(en.secs(39_000), "39.000 s");
+        assert_eq!(id.secs(39_000), "39,000 dtk");
+        assert_eq!(vi.secs(1_500), "1,500 giây");
+        // The model's own notes carry English times; a translated note shows them locally.
+        let note = crate::sim::event::Note::new("sim.paused", vec![("t", "40.000 s".to_owned())]);
+        assert!(id.note(&note).contains("40,000 dtk"), "{}", id.note(&note));
+        assert!(en.note(&note).contains("40.000 s"), "{}", en.note(&note));
+        // Anything else is left as it is.
+        let other = crate::sim::event::Note::new("sim.paused", vec![("t", "4.5 s".to_owned())]);
+        assert!(id.note(&other).contains("4.5 s"));
     }
 }

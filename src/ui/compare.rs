@@ -6,7 +6,6 @@ use yew::prelude::*;
 
 use crate::compare::Protection;
 use crate::player::{Action, TraceRef};
-use crate::sim::check::secs;
 use crate::sim::{self, Scenario};
 use crate::ui::i18n::use_i18n;
 use crate::ui::player::Swimlanes;
@@ -112,8 +111,8 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
             </table>
             <div class="scrub">
                 <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
-                    value={time.to_string()} {oninput} aria-label={m.t("player.time")} aria-valuetext={secs(*time)} />
-                <span class="clock" data-testid="clock">{ secs(*time) }</span>
+                    value={time.to_string()} {oninput} aria-label={m.t("player.time")} aria-valuetext={m.secs(*time)} />
+                <span class="clock" data-testid="clock">{ m.secs(*time) }</span>
             </div>
             { for rows }
             <p><a href={crate::route::Link::to(crate::route::View::Scenario { id: props.scenario.id.clone() }).to_hash()}>{ m.lab("compare.back") }</a></p>

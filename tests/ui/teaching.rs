@@ -132,3 +132,24 @@ async fn the_quiz_keeps_its_question_in_the_link_so_back_returns_to_it() {
     settle().await;
     assert!(progress().starts_with("Question 4 of"), "{}", progress());
 }
+
+#[wasm_bindgen_test]
+async fn times_are_written_the_learners_way() {
+    use fencing_playground::i18n::Lang;
+    // The packs are files next to the page; the test runner serves no files, so install them.
+    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
+        .unwrap();
+    fencing_playground::ui::install_pack(Lang::Vi, include_str!("../../static/i18n/vi.json"))
+        .unwrap();
+    let root = mount_at("#/s/gc-pause-fenced?v=1&t=40000&lang=id").await;
+    assert_eq!(clock(&root), "40,000 dtk", "a decimal comma in Indonesian");
+    let root = mount_at("#/s/gc-pause-fenced?v=1&t=31500&lang=vi").await;
+    assert_eq!(clock(&root), "31,500 giây");
+    // The simulator's own prose too: A's pause, read in Vietnamese.
+    let workers = find_all(&root, "worker");
+    assert!(
+        workers.iter().any(|w| text(w).contains("40,000 giây")),
+        "{:?}",
+        workers.iter().map(text).collect::<Vec<_>>()
+    );
+}

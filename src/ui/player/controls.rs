@@ -8,7 +8,6 @@ use yew::prelude::*;
 use crate::catalogue::narration;
 use crate::player::TraceRef;
 use crate::player::{Action, Player, SPEEDS};
-use crate::sim::check::secs;
 use crate::ui::i18n::use_i18n;
 
 #[derive(PartialEq, Properties)]
@@ -57,8 +56,8 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
         .current_event()
         .map(|e| format!("{}: {}", p.trace.actor_name(e.actor), e.kind.tag().replace('-', " ")));
     let valuetext = match &current {
-        Some(what) => format!("{}, {what}", secs(p.time_ms)),
-        None => format!("{}, {}", secs(p.time_ms), m.t("player.start_point")),
+        Some(what) => format!("{}, {what}", m.secs(p.time_ms)),
+        None => format!("{}, {}", m.secs(p.time_ms), m.t("player.start_point")),
     };
     // Chapter ticks: where the narration's paragraphs begin.
     let ticks: Vec<u64> = narration::resolve(&p.trace)
@@ -87,7 +86,7 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
                 <button onclick={send(Action::StepForward)} disabled={no_forward} title="Right" aria-label={m.t("player.step_forward")} data-testid="step-forward">{ "▶" }</button>
                 <button onclick={send(Action::NextMilestone)} disabled={no_forward} title="Shift+Right" aria-label={m.t("player.next_milestone")} data-testid="milestone-forward">{ "▶▶" }</button>
                 <button onclick={send(Action::Last)} disabled={no_forward} title="End" aria-label={m.t("player.end")}>{ "▶|" }</button>
-                <span class="clock" data-testid="clock" aria-label={m.t("player.clock")}>{ secs(p.time_ms) }</span>
+                <span class="clock" data-testid="clock" aria-label={m.t("player.clock")}>{ m.secs(p.time_ms) }</span>
                 <span class="steps" data-testid="step-count">{ m.tf("player.step_of", &[("n", &p.cursor.to_string()), ("m", &n.to_string())]) }</span>
                 <label class="speed">{ m.t("player.speed") }{ " " }
                     <input type="range" min="0" max={(SPEEDS.len() - 1).to_string()} step="1" value={p.speed.to_string()}

@@ -6,7 +6,6 @@ use yew::prelude::*;
 
 use crate::markup::Markup;
 use crate::player::{Action, TraceRef};
-use crate::sim::check::secs;
 use crate::sim::event::EventKind;
 use crate::sim::state::{Activity, Role};
 use crate::sim::token::token_text;
@@ -96,7 +95,7 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
         o.open("div", &[("class", class)]).open("p", &[("class", "event-head")]);
         o.element("span", &[("class", "who")], &trace.actor_name(event.actor)).text(" ");
         o.element("span", &[("class", "tag")], &event.kind.tag().replace('-', " "));
-        o.text(&format!(" {} {}", m.t("player.at"), secs(event.at_ms))).close("p");
+        o.text(&format!(" {} {}", m.t("player.at"), m.secs(event.at_ms))).close("p");
         if !event.command.is_empty() {
             o.open("pre", &[("class", "command"), ("data-testid", "command")]);
             o.element("code", &[], &format!("{}\n-> {}", event.command, event.reply)).close("pre");
@@ -114,7 +113,7 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
                         "#{c} {} {} at {}",
                         trace.actor_name(cause.actor),
                         cause.kind.tag().replace('-', " "),
-                        secs(cause.at_ms)
+                        m.secs(cause.at_ms)
                     );
                     o.element("button", &[("class", "link"), ("data-seek", &c.to_string())], &text)
                         .text(" ");
@@ -162,8 +161,8 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
         let activity = match w.activity {
             Activity::Waiting => m.t("worker.not_started"),
             Activity::Running => m.t("worker.running"),
-            Activity::Paused { until_ms } => m.tf("worker.paused", &[("t", &secs(until_ms))]),
-            Activity::Hung { until_ms } => m.tf("worker.hung", &[("t", &secs(until_ms))]),
+            Activity::Paused { until_ms } => m.tf("worker.paused", &[("t", &m.secs(until_ms))]),
+            Activity::Hung { until_ms } => m.tf("worker.hung", &[("t", &m.secs(until_ms))]),
             Activity::Blocked => m.t("worker.blocked"),
             Activity::Crashed => m.t("worker.crashed"),
             Activity::Done => m.t("worker.done"),
@@ -174,8 +173,8 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
             .and_then(|l| l.token)
             .map_or("-".to_owned(), |tk| token_text(source, tk));
         let belief = match &w.belief {
-            Some(b) if t <= b.until_ms => m.tf("belief.holds", &[("t", &secs(b.until_ms))]),
-            Some(b) => m.tf("belief.stale", &[("t", &secs(b.until_ms))]),
+            Some(b) if t <= b.until_ms => m.tf("belief.holds", &[("t", &m.secs(b.until_ms))]),
+            Some(b) => m.tf("belief.stale", &[("t", &m.secs(b.until_ms))]),
             None => m.t("belief.none"),
         };
         // Values name one acquisition: the worker's own older lock is not the one it holds.
@@ -217,7 +216,7 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
             (true, Role::Peer) => m.t("node.peer"),
         };
         let sign = if node.clock_offset_ms >= 0 { "+" } else { "-" };
-        let offset = format!("{sign}{}", secs(node.clock_offset_ms.unsigned_abs()));
+        let offset = format!("{sign}{}", m.secs(node.clock_offset_ms.unsigned_abs()));
         o.open("div", &[("class", "node")]).open("h3", &[]).text(&node.name);
         let detail = format!(" {role}, {}", m.tf("node.clock", &[("offset", &offset)]));
         o.element("span", &[("class", "muted")], &detail).close("h3");

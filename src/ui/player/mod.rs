@@ -17,7 +17,6 @@ use crate::embed::{Inbound, Outbound};
 use crate::player::{Action, Player};
 use crate::route::{Link, Payload};
 use crate::sim::Scenario;
-use crate::sim::check::secs;
 use crate::ui::embed::{post, use_host_messages};
 use crate::ui::hooks::use_autoplay;
 use crate::ui::i18n::use_i18n;
@@ -206,7 +205,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             let prose = m.note(&e.note);
             let said = if prose.is_empty() { e.reply.clone() } else { prose };
             let who = player.trace.actor_name(e.actor);
-            format!("{} {who}: {} {said}", secs(e.at_ms), e.kind.tag().replace('-', " "))
+            format!("{} {who}: {} {said}", m.secs(e.at_ms), e.kind.tag().replace('-', " "))
         })
         .unwrap_or_default();
     let story = narration_html(&m, player);

@@ -7,7 +7,6 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::player::{Action, TraceRef};
-use crate::sim::check::secs;
 use crate::sim::event::Actor;
 use crate::sim::scenario::TokenSource;
 use crate::timeline::svg::{self, Geometry, View, WIDTH};
@@ -50,7 +49,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
         compact: props.compact,
         scale_end_ms: props.scale_end_ms,
         future: props.future,
-        label: m.tf("player.timeline", &[("title", &title), ("end", &secs(layout.end_ms))]),
+        label: m.tf("player.timeline", &[("title", &title), ("end", &m.secs(layout.end_ms))]),
         readouts: readouts(&m, trace, props.cursor, props.time_ms),
     };
     let geometry = Geometry::new(&layout, &view);
@@ -107,7 +106,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
         html! {
             <div class="tip" role="tooltip" data-testid="tip" style={format!("left: {}%; top: {}%", left.round(), top.round())}>
                 <div class="tip-box" style={side}>
-                    <strong>{ format!("{} {} · {}", secs(event.at_ms), trace.actor_name(event.actor), event.kind.tag().replace('-', " ")) }</strong>
+                    <strong>{ format!("{} {} · {}", m.secs(event.at_ms), trace.actor_name(event.actor), event.kind.tag().replace('-', " ")) }</strong>
                     <span>{ said }</span>
                     <em>{ hint }</em>
                 </div>
@@ -148,7 +147,7 @@ fn readouts(
             let lock = match node.keyspace.peek(&redis.lock_key, clock) {
                 Some(e) => match e.expire_at_ms {
                     Some(d) => {
-                        format!("{} ttl {}", e.value, secs(u64::try_from(d - clock).unwrap_or(0)))
+                        format!("{} ttl {}", e.value, m.secs(u64::try_from(d - clock).unwrap_or(0)))
                     }
                     None => e.value.clone(),
                 },
