@@ -278,9 +278,13 @@ struct PointsProps {
     axis: String,
 }
 
-/// "12.34 %", exactly.
-fn percent_text(count: u64, trials: u64) -> String {
-    format!("{} %", percent(count, trials, 2))
+/// "12.34 %", exactly, with the learner's decimal separator ("12,34 %" in id and vi).
+fn percent_text(m: &crate::i18n::Messages, count: u64, trials: u64) -> String {
+    let text = percent(count, trials, 2);
+    match m.lang {
+        crate::i18n::Lang::En => format!("{text} %"),
+        _ => format!("{} %", text.replace('.', ",")),
+    }
 }
 
 #[component]
@@ -305,8 +309,8 @@ fn Table(props: &PointsProps) -> Html {
                             <td>{ p.x }</td>
                             <td>{ if p.fencing == Fencing::On { m.lab("explore.fenced") } else { m.lab("explore.unfenced") } }</td>
                             <td>{ t.trials }</td>
-                            <td>{ percent_text(t.two_holders, t.trials) }</td>
-                            <td data-testid="explore-stale">{ percent_text(t.stale_accepted, t.trials) }</td>
+                            <td>{ percent_text(&m, t.two_holders, t.trials) }</td>
+                            <td data-testid="explore-stale">{ percent_text(&m, t.stale_accepted, t.trials) }</td>
                             <td>{ wasted }</td>
                         </tr>
                     }

@@ -81,3 +81,29 @@ async fn cancel_stops_a_run_part_way() {
     let run = find(&root, "explore-run").unwrap();
     assert!(!run.has_attribute("disabled"), "a new run can start");
 }
+
+#[wasm_bindgen_test]
+async fn percentages_use_the_learners_decimal_separator() {
+    use fencing_playground::i18n::Lang;
+    // The packs are files next to the page; the test runner serves no files, so install it.
+    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
+        .unwrap();
+    let root = mount_at("#/explore?lang=id").await;
+    set_change(&root, "explore-trials", "100").await;
+    set_change(&root, "explore-values", "2000").await;
+    click(&root, "explore-run").await;
+    for _ in 0..200 {
+        if find_all(&root, "explore-row").len() == 2
+            && find(&root, "explore-count").is_some_and(|c| text(&c).starts_with("200 "))
+        {
+            break;
+        }
+        settle().await;
+    }
+    let fenced = find_all(&root, "explore-row")
+        .into_iter()
+        .find(|r| r.get_attribute("data-fencing").as_deref() == Some("on"))
+        .expect("a fenced row");
+    let stale = text(&fenced.query_selector("[data-testid='explore-stale']").unwrap().unwrap());
+    assert_eq!(stale, "0,00 %");
+}

@@ -153,3 +153,39 @@ async fn times_are_written_the_learners_way() {
         workers.iter().map(text).collect::<Vec<_>>()
     );
 }
+
+#[wasm_bindgen_test]
+async fn the_compare_view_speaks_the_learners_language() {
+    use fencing_playground::i18n::Lang;
+    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
+        .unwrap();
+    fencing_playground::ui::install_pack(Lang::Vi, include_str!("../../static/i18n/vi.json"))
+        .unwrap();
+    for (lang, headings) in [
+        (
+            "id",
+            [
+                "Tanpa proteksi",
+                "Idempotency key saja",
+                "Fencing token saja",
+                "Fencing dan idempotency key",
+            ],
+        ),
+        (
+            "vi",
+            [
+                "Không bảo vệ",
+                "Chỉ idempotency key",
+                "Chỉ fencing token",
+                "Fencing và idempotency key",
+            ],
+        ),
+    ] {
+        let root = mount_at(&format!("#/compare/gc-pause-unfenced?v=1&lang={lang}")).await;
+        let shown: Vec<String> = find_all(&root, "variant")
+            .iter()
+            .map(|v| v.query_selector("h2").unwrap().unwrap().text_content().unwrap_or_default())
+            .collect();
+        assert_eq!(shown, headings, "{lang}");
+    }
+}
