@@ -173,6 +173,16 @@ impl Messages {
         self.tf("num.secs", &[("s", &whole), ("ms", &format!("{:03}", ms % 1000))])
     }
 
+    /// A decimal written the English way (`12.34`) with this language's separator: the one
+    /// its time format (`num.secs`) uses, so the two cannot disagree.
+    pub fn decimal(&self, text: &str) -> String {
+        let format = self.t("num.secs");
+        match format.chars().find(|c| matches!(c, '.' | ',')) {
+            Some(',') => text.replace('.', ","),
+            _ => text.to_owned(),
+        }
+    }
+
     /// `text` if it is a time as the model writes it (`40.000 s`), in this language.
     fn local_secs(&self, text: &str) -> Option<String> {
         let (whole, rest) = text.strip_suffix(" s")?.split_once('.')?;

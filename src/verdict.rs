@@ -58,6 +58,11 @@ pub const KEYS: &[&str] = &[
     "verdict.sim.effect_once",
 ];
 
+/// How many workers gave up without doing their work: a bad end even without a violation.
+pub fn gave_up(trace: &Trace) -> usize {
+    trace.events().iter().filter(|e| e.kind == EventKind::GaveUp).count()
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{catalogue, sim};

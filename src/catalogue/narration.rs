@@ -59,8 +59,23 @@ pub enum Told {
 
 /// The story at `cursor` (see [`Told`]); `None` before the first paragraph's event.
 pub fn told_at(trace: &Trace, cursor: usize) -> Option<Told> {
+    told_with_event(trace, cursor).map(|(told, _)| told)
+}
+
+/// The story for the step at `cursor`: a paragraph only at the instant of its event, so the
+/// next steps (a release, a finish) do not repeat it, with the index of that event (the
+/// caller tells the paragraph's own step from a later one of the same instant); `None` at
+/// steps the story does not speak of.
+pub fn told_now(trace: &Trace, cursor: usize) -> Option<(Told, usize)> {
+    let current = trace.events().get(cursor.checked_sub(1)?)?;
+    told_with_event(trace, cursor)
+        .filter(|&(_, event)| trace.events()[event].at_ms == current.at_ms)
+}
+
+/// The story at `cursor` and the event its paragraph is pinned to, from one resolve.
+fn told_with_event(trace: &Trace, cursor: usize) -> Option<(Told, usize)> {
     let resolved = resolve(trace);
-    let (i, _) = resolved
+    let (i, event) = resolved
         .iter()
         .filter_map(|&(i, event)| Some((i, event?)))
         .rfind(|&(_, event)| event < cursor)?;
@@ -69,17 +84,5 @@ pub fn told_at(trace: &Trace, cursor: usize) -> Option<Told> {
     let holds = resolved[..=place]
         .iter()
         .all(|&(j, _)| crate::catalogue::facts::narration_holds(trace, scenario, j));
-    Some(if holds { Told::Paragraph(i) } else { Told::Departed })
-}
-
-/// The story for the step at `cursor`: a paragraph only at the instant of its event, so the
-/// next steps (a release, a finish) do not repeat it; `None` at steps the story does not
-/// speak of.
-pub fn told_now(trace: &Trace, cursor: usize) -> Option<Told> {
-    let current = trace.events().get(cursor.checked_sub(1)?)?;
-    let (_, event) = at_cursor(trace, cursor)?;
-    match trace.events()[event].at_ms == current.at_ms {
-        true => told_at(trace, cursor),
-        false => None,
-    }
+    Some((if holds { Told::Paragraph(i) } else { Told::Departed }, event))
 }

@@ -280,11 +280,7 @@ struct PointsProps {
 
 /// "12.34 %", exactly, with the learner's decimal separator ("12,34 %" in id and vi).
 fn percent_text(m: &crate::i18n::Messages, count: u64, trials: u64) -> String {
-    let text = percent(count, trials, 2);
-    match m.lang {
-        crate::i18n::Lang::En => format!("{text} %"),
-        _ => format!("{} %", text.replace('.', ",")),
-    }
+    format!("{} %", m.decimal(&percent(count, trials, 2)))
 }
 
 #[component]

@@ -42,14 +42,15 @@ pub fn show_crash_panel_for_test(message: &str) {
     crash::show_panel(message);
 }
 
-/// The event index a click landed on, from the nearest `data-seek` attribute: the links
-/// and lines of the text views written as strings share one listener each.
-pub(crate) fn seek_target(target: Option<web_sys::EventTarget>) -> Option<usize> {
+/// The event index an event landed on, from the nearest element with `attribute` (the
+/// text views' `data-seek` links, the timeline's `data-id` marks): the views written as
+/// strings share one listener each.
+pub(crate) fn index_at(target: Option<web_sys::EventTarget>, attribute: &str) -> Option<usize> {
     use wasm_bindgen::JsCast;
     target
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|el| el.closest("[data-seek]").ok().flatten())
-        .and_then(|el| el.get_attribute("data-seek"))
+        .and_then(|el| el.closest(&format!("[{attribute}]")).ok().flatten())
+        .and_then(|el| el.get_attribute(attribute))
         .and_then(|id| id.parse().ok())
 }
 

@@ -3,7 +3,7 @@
 
 use wasm_bindgen_test::wasm_bindgen_test;
 
-use crate::support::{click, find, find_all, mount_at, set_change, settle, text};
+use crate::support::{click, find, find_all, install_packs, mount_at, set_change, settle, text};
 
 #[wasm_bindgen_test]
 async fn a_small_run_fills_the_table_and_the_chart() {
@@ -84,10 +84,7 @@ async fn cancel_stops_a_run_part_way() {
 
 #[wasm_bindgen_test]
 async fn percentages_use_the_learners_decimal_separator() {
-    use fencing_playground::i18n::Lang;
-    // The packs are files next to the page; the test runner serves no files, so install it.
-    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
-        .unwrap();
+    install_packs();
     let root = mount_at("#/explore?lang=id").await;
     set_change(&root, "explore-trials", "100").await;
     set_change(&root, "explore-values", "2000").await;

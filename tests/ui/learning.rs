@@ -8,17 +8,14 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::support::{
-    click, find, find_all, mount_at, press, set_change, set_hash, set_input, settle, text,
+    click, clock, find, find_all, install_packs, mount_at, press, set_change, set_hash, set_input,
+    settle, text,
 };
 
 const PROGRESS_KEY: &str = "fencing-playground/quiz-progress/v1";
 
 fn storage() -> web_sys::Storage {
     web_sys::window().unwrap().local_storage().unwrap().unwrap()
-}
-
-fn clock(root: &web_sys::Element) -> String {
-    text(&find(root, "clock").expect("clock"))
 }
 
 async fn choose(root: &web_sys::Element, option: usize) {
@@ -254,12 +251,7 @@ async fn a_keyboard_only_walk_through_a_scenario() {
 
 #[wasm_bindgen_test]
 async fn switching_language_changes_the_ui_the_narration_and_the_quiz() {
-    use fencing_playground::i18n::Lang;
-    // The packs are files next to the page; the test runner serves no files, so install them.
-    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
-        .unwrap();
-    fencing_playground::ui::install_pack(Lang::Vi, include_str!("../../static/i18n/vi.json"))
-        .unwrap();
+    install_packs();
     let root = mount_at("#/s/gc-pause-fenced?lang=id&t=40000").await;
     assert_eq!(text(&find(&root, "nav-quiz").unwrap()), "Kuis");
     assert!(text(&find(&root, "play").unwrap()).contains("Putar"));

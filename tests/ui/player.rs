@@ -4,12 +4,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::support::{
-    click, find, find_all, mount_at, press, redis_cell, set_change, set_input, settle, text,
+    click, clock, find, find_all, mount_at, press, redis_cell, set_change, set_input, settle, text,
 };
-
-fn clock(root: &web_sys::Element) -> String {
-    text(&find(root, "clock").expect("clock"))
-}
 
 fn current_tag(root: &web_sys::Element) -> String {
     let inspector = find(root, "inspector").expect("inspector");

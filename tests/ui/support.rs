@@ -109,3 +109,18 @@ pub(crate) fn redis_cell(root: &Element, node: &str, key: &str, column: u32) -> 
     let cells = row.query_selector_all("td").unwrap();
     cells.item(column).and_then(|n| n.dyn_into::<HtmlElement>().ok()).map(|c| c.inner_text())
 }
+
+/// The player's clock text.
+pub(crate) fn clock(root: &Element) -> String {
+    text(&find(root, "clock").expect("clock"))
+}
+
+/// Installs the Indonesian and Vietnamese packs: they are files next to the page, and the
+/// test runner serves no files.
+pub(crate) fn install_packs() {
+    use fencing_playground::i18n::Lang;
+    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
+        .unwrap();
+    fencing_playground::ui::install_pack(Lang::Vi, include_str!("../../static/i18n/vi.json"))
+        .unwrap();
+}

@@ -4,11 +4,9 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-use crate::support::{click, find, find_all, mount_at, press, set_hash, settle, text};
-
-fn clock(root: &web_sys::Element) -> String {
-    text(&find(root, "clock").expect("clock"))
-}
+use crate::support::{
+    click, clock, find, find_all, install_packs, mount_at, press, set_hash, settle, text,
+};
 
 fn texts(root: &web_sys::Element, test_id: &str) -> Vec<String> {
     find_all(root, test_id).iter().map(|e| e.text_content().unwrap_or_default()).collect()
@@ -135,12 +133,7 @@ async fn the_quiz_keeps_its_question_in_the_link_so_back_returns_to_it() {
 
 #[wasm_bindgen_test]
 async fn times_are_written_the_learners_way() {
-    use fencing_playground::i18n::Lang;
-    // The packs are files next to the page; the test runner serves no files, so install them.
-    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
-        .unwrap();
-    fencing_playground::ui::install_pack(Lang::Vi, include_str!("../../static/i18n/vi.json"))
-        .unwrap();
+    install_packs();
     let root = mount_at("#/s/gc-pause-fenced?v=1&t=40000&lang=id").await;
     assert_eq!(clock(&root), "40,000 dtk", "a decimal comma in Indonesian");
     let root = mount_at("#/s/gc-pause-fenced?v=1&t=31500&lang=vi").await;
@@ -156,11 +149,7 @@ async fn times_are_written_the_learners_way() {
 
 #[wasm_bindgen_test]
 async fn the_compare_view_speaks_the_learners_language() {
-    use fencing_playground::i18n::Lang;
-    fencing_playground::ui::install_pack(Lang::Id, include_str!("../../static/i18n/id.json"))
-        .unwrap();
-    fencing_playground::ui::install_pack(Lang::Vi, include_str!("../../static/i18n/vi.json"))
-        .unwrap();
+    install_packs();
     for (lang, headings) in [
         (
             "id",

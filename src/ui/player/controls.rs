@@ -252,7 +252,7 @@ pub(crate) fn EventLog(props: &EventLogProps) -> Html {
     let onclick = {
         let on_action = props.on_action.clone();
         Callback::from(move |e: MouseEvent| {
-            if let Some(id) = crate::ui::seek_target(e.target()) {
+            if let Some(id) = crate::ui::index_at(e.target(), "data-seek") {
                 on_action.emit(Action::SeekCursor(id + 1));
             }
         })

@@ -29,7 +29,7 @@ pub(crate) fn Inspector(props: &InspectorProps) -> Html {
     let onclick = {
         let on_action = props.on_action.clone();
         Callback::from(move |e: MouseEvent| {
-            if let Some(id) = crate::ui::seek_target(e.target()) {
+            if let Some(id) = crate::ui::index_at(e.target(), "data-seek") {
                 on_action.emit(Action::SeekCursor(id + 1));
             }
         })
@@ -308,7 +308,7 @@ pub(crate) fn Verdict(props: &VerdictProps) -> Html {
     // A violation breaks safety; a liveness warning or a worker that gave up is a bad end
     // too (nothing done, or done late), so neither gets the tick.
     let summary = props.trace.summary();
-    let gave_up = props.trace.events().iter().any(|e| e.kind == crate::sim::EventKind::GaveUp);
+    let gave_up = crate::verdict::gave_up(&props.trace) > 0;
     let (class, mark) =
         match (summary.violations.is_empty(), summary.warnings.is_empty() && !gave_up) {
             (false, _) => ("verdict bad", "⚠ "),
@@ -352,7 +352,7 @@ pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace)
     if summary.charges > 0 {
         parts.push(m.tf("verdict.charges", &[("n", &summary.charges.to_string())]));
     }
-    let gave_up = trace.events().iter().filter(|e| e.kind == crate::sim::EventKind::GaveUp).count();
+    let gave_up = crate::verdict::gave_up(trace);
     if gave_up > 0 {
         parts.push(m.tf("verdict.gave_up", &[("n", &gave_up.to_string())]));
     }

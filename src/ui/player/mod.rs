@@ -276,16 +276,17 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
 /// with the paragraph after it; a plain sentence for a step the story does not speak of;
 /// how to begin before the first.
 fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
-    use crate::catalogue::narration::{Told, at_cursor, told_now};
+    use crate::catalogue::narration::{Told, told_now};
     let trace = &player.trace;
     let id = &trace.scenario().id;
-    let story = told_now(trace, player.cursor).map(|told| match told {
+    let now = told_now(trace, player.cursor);
+    let at_its_event = now.is_some_and(|(_, event)| event + 1 == player.cursor);
+    let story = now.map(|(told, _)| match told {
         Told::Paragraph(i) => {
             m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text)
         }
         Told::Departed => m.t("player.whatif_differs"),
     });
-    let at_its_event = at_cursor(trace, player.cursor).is_some_and(|(_, e)| e + 1 == player.cursor);
     let step = match player.current_event() {
         Some(e) if story.is_none() || !at_its_event => {
             let prose = m.note(&e.note);

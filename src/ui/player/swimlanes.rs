@@ -3,7 +3,6 @@
 //! an explanation of the mark under the pointer or keyboard focus. The layout is computed
 //! once per trace; a seek only re-renders the text.
 
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::player::{Action, TraceRef};
@@ -57,11 +56,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
 
     // One listener each for every mark: the event's index is on the mark.
     let mark_of = |target: Option<web_sys::EventTarget>| {
-        target
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-id]").ok().flatten())
-            .and_then(|el| el.get_attribute("data-id"))
-            .and_then(|id| id.parse::<u32>().ok())
+        crate::ui::index_at(target, "data-id").and_then(|id| u32::try_from(id).ok())
     };
     let onclick = {
         let on_action = props.on_action.clone();
