@@ -175,7 +175,9 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
                     o.fixed("</g>");
                 }
                 SpanKind::Lock { holder: value, hidden_from_ms } => {
-                    let hidden_x = hidden_from_ms.map(|t| g.x(t).clamp(x1, x2));
+                    // max/min, not clamp: clamp's panic message formats floats, which alone links
+                    // about 5 KB of gzip float formatting into the first page.
+                    let hidden_x = hidden_from_ms.map(|t| g.x(t).max(x1).min(x2));
                     let name = crate::sim::state::lock_value_owner(value);
                     let bar_end = hidden_x.unwrap_or(x2);
                     o.fill(

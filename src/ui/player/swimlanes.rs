@@ -99,7 +99,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
         let hint = if event.id as usize + 1 == props.cursor { m.t("tip.here") } else { m.t("tip.click") };
         let side = if left > 60.0 { "right: 0" } else { "left: 0" };
         html! {
-            <div class="tip" role="tooltip" data-testid="tip" style={format!("left: {}%; top: {}%", left.round(), top.round())}>
+            <div class="tip" role="tooltip" data-testid="tip" style={format!("left: {}%; top: {}%", left.round() as i64, top.round() as i64)}>
                 <div class="tip-box" style={side}>
                     <strong>{ format!("{} {} · {}", m.secs(event.at_ms), trace.actor_name(event.actor), event.kind.tag().replace('-', " ")) }</strong>
                     <span>{ said }</span>
