@@ -1,7 +1,7 @@
 //! Build script: writes the built-in scenarios and the English messages into `OUT_DIR`
 //! without the whitespace between JSON tokens, for `catalogue::builtin` and `i18n` to
 //! compile in, and splits the English messages in two: the lab page's (keys starting with
-//! `sandbox.`, `explore.` or `compare.`, in `en-lab.json`) and the rest (`en-main.json`),
+//! `sandbox.`, `explore.`, `compare.`, `export.`, `quiz.`, `course.` or `handout.`, in `en-lab.json`) and the rest (`en-main.json`),
 //! lists the built-ins in the order of `static/scenarios/curriculum.txt` (`builtin_files.rs`)
 //! and writes their catalogue index (`index.json`: what the home page's cards show),
 //! so the main page carries only its own; and it writes the timeline's rules from
@@ -67,7 +67,8 @@ fn main() {
 }
 
 /// The message keys only the lab page's views use (see `i18n::EN_LAB`).
-const LAB_PREFIXES: [&str; 4] = ["sandbox.", "explore.", "compare.", "export."];
+const LAB_PREFIXES: [&str; 7] =
+    ["sandbox.", "explore.", "compare.", "export.", "quiz.", "course.", "handout."];
 
 /// The rules between `/* timeline: start */` and `/* timeline: end */` in the stylesheet,
 /// with each `var(--name)` replaced by the value the first `:root` block gives it (the

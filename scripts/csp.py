@@ -53,9 +53,9 @@ def add_policy(path: str) -> int:
         for s in scripts
     )
     policy = "; ".join(POLICY).format(hashes=hashes)
-    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}">'
     # The charset <meta>, as written or as minified (`<meta charset=utf-8>`).
-    html, n = re.subn(r"(<meta charset[^>]*>)", r"\1\n    " + meta, html, count=1)
+    html, n = re.subn(r"(<meta charset[^>]*>)", r"\1" + meta, html, count=1)
     if n != 1:
         print(f"csp.py: no <meta charset> to follow in {path}", file=sys.stderr)
         return 1

@@ -1,13 +1,21 @@
-//! The postMessage protocol between an embedded playground and its host page, version 1.
+//! The messages between an embedded playground and its host page: our protocol (version 1,
+//! only ever extended), the two height protocols hosts already run (H5P's resizer and
+//! Canvas's `lti.frameResize`), and the order in which heights are sent.
 //!
-//! Owns the message shapes, their JSON text, and the origin rule: messages go to, and are
-//! accepted from, only the origins listed in the link's `origins=` (none by default).
-//! Pure: the shell posts and listens.
+//! Owns the message shapes, their JSON text and the origin rule: anything about the learner
+//! goes to, and every command comes from, only the origins listed in the link's `origins=`
+//! (none by default); heights carry nothing about the learner and go to any parent. Pure:
+//! the shell measures, posts and listens.
 //!
-//! Every message is an object `{"protocol": "fencing-playground", "version": 1, "type": ...}`.
-//! Outbound: `ready` {scenario}, `resize` {height}, `step` {t_ms, cursor, event: {kind,
-//! actor, at_ms} | null}, `quiz-answered` {question, correct}, `completed` {scenario}.
-//! Inbound: `seek` {t_ms}, `play`, `pause`, `load-scenario` {id}.
+//! Every protocol message is an object `{"protocol": "fencing-playground", "version": 1,
+//! "type": ..., "frame"?: ...}`, where `frame` echoes the link's `frame=` so a page with
+//! several embeds can tell them apart.
+//! Outbound: `ready` {view, scenario | total}, `resize` {height}, `step` {t_ms, cursor,
+//! event: {kind, actor, at_ms} | null, milestone}, `quiz-answered` {question, correct,
+//! choice, attempt, first_try, answered, correct_count, total}, `quiz-completed` {score,
+//! total, passed}, `completed` {scenario}, `progress` {data}.
+//! Inbound: `seek` {t_ms}, `play`, `pause`, `load-scenario` {id}, `restore-progress` {data}.
+//! Prompt ids are `<scenario>#prompt-<n>`, counted from 0.
 
 use crate::json::{Out, Value};
 
@@ -16,11 +24,58 @@ pub const VERSION: i64 = 1;
 
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Outbound {
-    Ready { scenario: String },
-    Resize { height: u32 },
-    Step { t_ms: u64, cursor: usize, event: Option<(String, String, u64)> },
-    QuizAnswered { question: String, correct: bool },
-    Completed { scenario: String },
+    /// The view is ready for commands: a player (`scenario`) or the quiz (`total`).
+    Ready {
+        view: ReadyView,
+    },
+    Resize {
+        height: u32,
+    },
+    Step {
+        t_ms: u64,
+        cursor: usize,
+        event: Option<(String, String, u64)>,
+        milestone: bool,
+    },
+    QuizAnswered(Answered),
+    /// Every question of the quiz has an answer: `score` counts first answers that were
+    /// right; `passed` compares it with the mastery score.
+    QuizCompleted {
+        score: usize,
+        total: usize,
+        passed: bool,
+    },
+    Completed {
+        scenario: String,
+    },
+    /// The learner's quiz progress as text, for a host that keeps it (a third-party frame
+    /// may have no storage of its own); `restore-progress` gives it back.
+    Progress {
+        data: String,
+    },
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum ReadyView {
+    Scenario(String),
+    Quiz { total: usize },
+}
+
+/// One answer: a quiz question (`question` is its id) or a prediction prompt
+/// (`<scenario>#prompt-<n>`). No personal data.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Answered {
+    pub question: String,
+    pub correct: bool,
+    /// The option chosen, counted from 0.
+    pub choice: usize,
+    /// 1 for the first answer to this question, 2 for the second, ...
+    pub attempt: u32,
+    pub first_try: bool,
+    /// Quiz questions answered so far, and how many of them right (0 for a prompt).
+    pub answered: usize,
+    pub correct_count: usize,
+    pub total: usize,
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -29,24 +84,48 @@ pub enum Inbound {
     Play,
     Pause,
     LoadScenario { id: String },
+    RestoreProgress { data: String },
+}
+
+/// `steps=`: how often an embed reports `step`.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Steps {
+    /// At every event the cursor lands on (never per playback tick).
+    #[default]
+    Each,
+    /// Only at milestones (grants, writes, faults) and at the end.
+    Milestones,
 }
 
 impl Outbound {
-    pub fn to_json(&self) -> String {
+    pub fn to_json(&self, frame: Option<&str>) -> String {
         let mut members = vec![("protocol", Out::str(PROTOCOL)), ("version", Out::Int(VERSION))];
+        let uint = |n: usize| Out::uint(n as u64);
+        let kind = |members: &mut Vec<(&'static str, Out)>, name: &str| {
+            members.push(("type", Out::str(name)));
+        };
         match self {
-            Outbound::Ready { scenario } => {
-                members.push(("type", Out::str("ready")));
-                members.push(("scenario", Out::str(scenario)));
+            Outbound::Ready { view } => {
+                kind(&mut members, "ready");
+                match view {
+                    ReadyView::Scenario(id) => {
+                        members.push(("view", Out::str("scenario")));
+                        members.push(("scenario", Out::str(id)));
+                    }
+                    ReadyView::Quiz { total } => {
+                        members.push(("view", Out::str("quiz")));
+                        members.push(("total", uint(*total)));
+                    }
+                }
             }
             Outbound::Resize { height } => {
-                members.push(("type", Out::str("resize")));
+                kind(&mut members, "resize");
                 members.push(("height", Out::Int(i64::from(*height))));
             }
-            Outbound::Step { t_ms, cursor, event } => {
-                members.push(("type", Out::str("step")));
+            Outbound::Step { t_ms, cursor, event, milestone } => {
+                kind(&mut members, "step");
                 members.push(("t_ms", Out::uint(*t_ms)));
-                members.push(("cursor", Out::uint(*cursor as u64)));
+                members.push(("cursor", uint(*cursor)));
                 members.push((
                     "event",
                     match event {
@@ -58,16 +137,36 @@ impl Outbound {
                         None => Out::Null,
                     },
                 ));
+                members.push(("milestone", Out::Bool(*milestone)));
             }
-            Outbound::QuizAnswered { question, correct } => {
-                members.push(("type", Out::str("quiz-answered")));
-                members.push(("question", Out::str(question)));
-                members.push(("correct", Out::Bool(*correct)));
+            Outbound::QuizAnswered(a) => {
+                kind(&mut members, "quiz-answered");
+                members.push(("question", Out::str(&a.question)));
+                members.push(("correct", Out::Bool(a.correct)));
+                members.push(("choice", uint(a.choice)));
+                members.push(("attempt", Out::Int(i64::from(a.attempt))));
+                members.push(("first_try", Out::Bool(a.first_try)));
+                members.push(("answered", uint(a.answered)));
+                members.push(("correct_count", uint(a.correct_count)));
+                members.push(("total", uint(a.total)));
+            }
+            Outbound::QuizCompleted { score, total, passed } => {
+                kind(&mut members, "quiz-completed");
+                members.push(("score", uint(*score)));
+                members.push(("total", uint(*total)));
+                members.push(("passed", Out::Bool(*passed)));
             }
             Outbound::Completed { scenario } => {
-                members.push(("type", Out::str("completed")));
+                kind(&mut members, "completed");
                 members.push(("scenario", Out::str(scenario)));
             }
+            Outbound::Progress { data } => {
+                kind(&mut members, "progress");
+                members.push(("data", Out::str(data)));
+            }
+        }
+        if let Some(frame) = frame {
+            members.push(("frame", Out::str(frame)));
         }
         Out::Obj(members).compact()
     }
@@ -81,8 +180,7 @@ pub fn origin_allowed(origins: &[String], origin: &str) -> bool {
 /// Reads an inbound message from its JSON text; `None` for anything that is not a valid
 /// version-1 message of ours (other scripts on the host page may post too).
 pub fn parse_inbound(text: &str) -> Option<Inbound> {
-    let root = crate::json::parse(text).ok()?;
-    let Value::Object(members) = root.value else { return None };
+    let members = object(text)?;
     let get = |key: &str| members.iter().find(|(k, _)| k == key).map(|(_, v)| &v.value);
     let string = |key: &str| match get(key) {
         Some(Value::String(s)) => Some(s.clone()),
@@ -105,27 +203,189 @@ pub fn parse_inbound(text: &str) -> Option<Inbound> {
         "load-scenario" => string("id")
             .filter(|id| crate::route::is_scenario_id(id))
             .map(|id| Inbound::LoadScenario { id }),
+        // The text is checked where it is read (`Progress::read`), like stored progress.
+        "restore-progress" => string("data").map(|data| Inbound::RestoreProgress { data }),
+        _ => None,
+    }
+}
+
+/// What a parent running H5P's resizer (`h5p-resizer.js`) says to its frames.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum H5p {
+    /// The resizer has loaded (sent only to frames whose address contains "h5p").
+    Ready,
+    /// The answer to our `hello`: the parent will size this frame.
+    Hello,
+    /// The parent set the frame to our client height; now send the scroll height.
+    ResizePrepared,
+    /// The parent's window changed size: measure again.
+    Resize,
+}
+
+/// Reads `{"context": "h5p", "action": ...}`; `None` for anything else.
+pub fn parse_h5p(text: &str) -> Option<H5p> {
+    let members = object(text)?;
+    let get = |key: &str| match members.iter().find(|(k, _)| k == key).map(|(_, v)| &v.value) {
+        Some(Value::String(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    if get("context") != Some("h5p") {
+        return None;
+    }
+    match get("action")? {
+        "ready" => Some(H5p::Ready),
+        "hello" => Some(H5p::Hello),
+        "resizePrepared" => Some(H5p::ResizePrepared),
+        "resize" => Some(H5p::Resize),
+        _ => None,
+    }
+}
+
+/// Who may receive a message.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum To {
+    /// Only the origins listed in `origins=`.
+    Listed,
+    /// Any parent (`"*"`): heights only, never anything about the learner.
+    Any,
+}
+
+/// How a message is posted: our protocol and Canvas read JSON text; H5P's resizer reads
+/// `event.data.context`, so its messages go as objects.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Form {
+    Text,
+    Object,
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Post {
+    pub to: To,
+    pub form: Form,
+    pub text: String,
+}
+
+/// The frame's height as the host should know it: our `resize` and Canvas's
+/// `lti.frameResize` whenever the content height changes (never on every tick), and H5P's
+/// handshake (`hello` → `hello` → `prepareResize` → `resizePrepared` → `resize`).
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Sizer {
+    sent_height: Option<u32>,
+    /// The parent answered `hello`: it runs H5P's resizer.
+    h5p: bool,
+}
+
+impl Sizer {
+    /// What an embed says when it starts: H5P's `hello` (the resizer's own `ready` only
+    /// reaches frames whose address contains "h5p", so the frame speaks first).
+    pub fn start() -> Vec<Post> {
+        vec![h5p_post("hello", &[])]
+    }
+
+    /// The content measured `scroll_height` (and the frame shows `client_height`).
+    pub fn on_height(
+        &mut self,
+        scroll_height: u32,
+        client_height: u32,
+        frame: Option<&str>,
+    ) -> Vec<Post> {
+        if self.sent_height == Some(scroll_height) {
+            return Vec::new();
+        }
+        self.sent_height = Some(scroll_height);
+        let mut posts = vec![
+            Post {
+                to: To::Listed,
+                form: Form::Text,
+                text: Outbound::Resize { height: scroll_height }.to_json(frame),
+            },
+            Post {
+                to: To::Any,
+                form: Form::Text,
+                text: Out::Obj(vec![
+                    ("subject", Out::str("lti.frameResize")),
+                    ("height", Out::Int(i64::from(scroll_height))),
+                ])
+                .compact(),
+            },
+        ];
+        if self.h5p {
+            posts.push(prepare_resize(scroll_height, client_height));
+        }
+        posts
+    }
+
+    /// The parent's H5P message, answered with the current measurements.
+    pub fn on_h5p(&mut self, message: H5p, scroll_height: u32, client_height: u32) -> Vec<Post> {
+        match message {
+            H5p::Ready => vec![h5p_post("hello", &[])],
+            H5p::Hello => {
+                self.h5p = true;
+                vec![prepare_resize(scroll_height, client_height)]
+            }
+            H5p::Resize if self.h5p => vec![prepare_resize(scroll_height, client_height)],
+            H5p::Resize => Vec::new(),
+            H5p::ResizePrepared => {
+                vec![h5p_post("resize", &[("scrollHeight", scroll_height)])]
+            }
+        }
+    }
+}
+
+fn prepare_resize(scroll_height: u32, client_height: u32) -> Post {
+    h5p_post("prepareResize", &[("scrollHeight", scroll_height), ("clientHeight", client_height)])
+}
+
+fn h5p_post(action: &str, numbers: &[(&'static str, u32)]) -> Post {
+    let mut members = vec![("context", Out::str("h5p")), ("action", Out::str(action))];
+    members.extend(numbers.iter().map(|&(name, n)| (name, Out::Int(i64::from(n)))));
+    Post { to: To::Any, form: Form::Object, text: Out::Obj(members).compact() }
+}
+
+fn object(text: &str) -> Option<Vec<(String, crate::json::Node)>> {
+    match crate::json::parse(text).ok()?.value {
+        Value::Object(members) => Some(members),
         _ => None,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Inbound, Outbound, origin_allowed, parse_inbound};
+    use super::{
+        Answered, Form, H5p, Inbound, Outbound, ReadyView, Sizer, To, origin_allowed, parse_h5p,
+        parse_inbound,
+    };
 
     #[test]
-    fn outbound_messages_carry_protocol_and_version() {
+    fn outbound_messages_carry_protocol_version_and_frame() {
         let step = Outbound::Step {
             t_ms: 31_500,
             cursor: 4,
             event: Some(("granted".into(), "B".into(), 31_000)),
+            milestone: true,
         };
         assert_eq!(
-            step.to_json(),
-            r#"{"protocol":"fencing-playground","version":1,"type":"step","t_ms":31500,"cursor":4,"event":{"kind":"granted","actor":"B","at_ms":31000}}"#
+            step.to_json(None),
+            r#"{"protocol":"fencing-playground","version":1,"type":"step","t_ms":31500,"cursor":4,"event":{"kind":"granted","actor":"B","at_ms":31000},"milestone":true}"#
         );
-        let answered = Outbound::QuizAnswered { question: "q1".into(), correct: true }.to_json();
-        assert!(answered.contains(r#""type":"quiz-answered","question":"q1","correct":true"#));
+        let answered = Outbound::QuizAnswered(Answered {
+            question: "q1".into(),
+            correct: true,
+            choice: 2,
+            attempt: 1,
+            first_try: true,
+            answered: 3,
+            correct_count: 2,
+            total: 30,
+        });
+        assert_eq!(
+            answered.to_json(Some("left")),
+            r#"{"protocol":"fencing-playground","version":1,"type":"quiz-answered","question":"q1","correct":true,"choice":2,"attempt":1,"first_try":true,"answered":3,"correct_count":2,"total":30,"frame":"left"}"#
+        );
+        let ready = Outbound::Ready { view: ReadyView::Quiz { total: 30 } }.to_json(None);
+        assert!(ready.ends_with(r#""type":"ready","view":"quiz","total":30}"#), "{ready}");
+        let done = Outbound::QuizCompleted { score: 24, total: 30, passed: true }.to_json(None);
+        assert!(done.ends_with(r#""type":"quiz-completed","score":24,"total":30,"passed":true}"#));
     }
 
     #[test]
@@ -140,9 +400,14 @@ mod tests {
             parse_inbound(&msg(r#""type":"load-scenario","id":"clock-jump""#)),
             Some(Inbound::LoadScenario { id: "clock-jump".into() })
         );
+        assert_eq!(
+            parse_inbound(&msg(r#""type":"restore-progress","data":"{}""#)),
+            Some(Inbound::RestoreProgress { data: "{}".into() })
+        );
         for bad in [
             msg(r#""type":"seek","t_ms":-1"#),
             msg(r#""type":"load-scenario","id":"../../etc""#),
+            msg(r#""type":"restore-progress","data":{}"#),
             msg(r#""type":"explode""#),
             r#"{"protocol":"other","version":1,"type":"play"}"#.to_owned(),
             r#"{"protocol":"fencing-playground","version":2,"type":"play"}"#.to_owned(),
@@ -160,5 +425,48 @@ mod tests {
         assert!(!origin_allowed(&origins, "https://evil.example"));
         assert!(!origin_allowed(&origins, "https://course.example.evil.example"));
         assert!(!origin_allowed(&[], "https://course.example"), "none by default");
+    }
+
+    #[test]
+    fn heights_are_sent_when_they_change_and_h5p_gets_its_handshake() {
+        let mut sizer = Sizer::default();
+        let texts = |posts: Vec<super::Post>| -> Vec<(To, Form, String)> {
+            posts.into_iter().map(|p| (p.to, p.form, p.text)).collect()
+        };
+        assert_eq!(
+            texts(Sizer::start()),
+            [(To::Any, Form::Object, r#"{"context":"h5p","action":"hello"}"#.to_owned())]
+        );
+        let first = texts(sizer.on_height(900, 640, Some("a")));
+        assert_eq!(first.len(), 2, "ours and Canvas's, no H5P before its hello: {first:?}");
+        assert_eq!(first[0].0, To::Listed);
+        assert!(first[0].2.contains(r#""type":"resize","height":900,"frame":"a""#));
+        assert_eq!(
+            first[1],
+            (To::Any, Form::Text, r#"{"subject":"lti.frameResize","height":900}"#.to_owned())
+        );
+        assert!(sizer.on_height(900, 640, Some("a")).is_empty(), "same height, nothing sent");
+        // An H5P parent answers hello; from then on every change starts its handshake.
+        assert_eq!(
+            texts(sizer.on_h5p(H5p::Hello, 900, 640)),
+            [(To::Any, Form::Object, r#"{"context":"h5p","action":"prepareResize","scrollHeight":900,"clientHeight":640}"#.to_owned())]
+        );
+        assert_eq!(
+            texts(sizer.on_h5p(H5p::ResizePrepared, 900, 900)),
+            [(
+                To::Any,
+                Form::Object,
+                r#"{"context":"h5p","action":"resize","scrollHeight":900}"#.to_owned()
+            )]
+        );
+        let grown = texts(sizer.on_height(1200, 900, None));
+        assert_eq!(grown.len(), 3);
+        assert!(grown[2].2.contains(r#""action":"prepareResize","scrollHeight":1200"#));
+        assert_eq!(
+            parse_h5p(r#"{"context":"h5p","action":"resizePrepared"}"#),
+            Some(H5p::ResizePrepared)
+        );
+        assert_eq!(parse_h5p(r#"{"context":"other","action":"hello"}"#), None);
+        assert_eq!(parse_h5p(r#"{"context":"h5p","action":"xAPI"}"#), None);
     }
 }

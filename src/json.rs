@@ -321,6 +321,9 @@ pub enum Out {
     Str(String),
     Arr(Vec<Out>),
     Obj(Vec<(&'static str, Out)>),
+    /// JSON text that is already valid (checked by `parse` or written by the program: a
+    /// decimal fraction, a checked value from a link), inserted as it is.
+    Raw(String),
 }
 
 impl Out {
@@ -390,6 +393,7 @@ fn write_compact(value: &Out, out: &mut String) {
             let _ = write!(out, "{n}");
         }
         Out::Str(s) => write_string(s, out),
+        Out::Raw(text) => out.push_str(text),
         Out::Arr(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {

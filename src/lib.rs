@@ -19,6 +19,7 @@ pub mod progress;
 pub mod quiz;
 pub mod route;
 pub mod sandbox;
+pub mod scorm;
 pub mod sim;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]
@@ -26,3 +27,4 @@ pub mod ui;
 pub mod verdict;
 pub mod whatif;
 pub mod workload;
+pub mod xapi;

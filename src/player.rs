@@ -85,6 +85,9 @@ pub struct Player {
     pub prompts_done: Vec<usize>,
     /// The instructor's "show everything": no stops at prompts, nothing hidden.
     pub reveal: Reveal,
+    /// A stretch of the run (virtual ms, both ends included) the learner cannot leave: a
+    /// course page that embeds one moment of a lesson.
+    pub range_ms: Option<(u64, u64)>,
 }
 
 /// Whether the player keeps a prompt's answer hidden until the learner reaches it.
@@ -129,6 +132,8 @@ pub enum Action {
     /// The learner answered prediction prompt `i`: one step on, to the moment predicted.
     ContinueAfterPrompt(usize),
     SetReveal(Reveal),
+    /// Keep the clock within `from..=to` (and move it there).
+    SetRange(u64, u64),
 }
 
 impl Player {
@@ -144,6 +149,7 @@ impl Player {
             speed: SPEED_DEFAULT,
             prompts_done: Vec::new(),
             reveal: Reveal::AsYouGo,
+            range_ms: None,
         }
     }
 
@@ -163,6 +169,22 @@ impl Player {
     }
 
     pub fn update(&self, action: Action) -> Player {
+        if let Action::SetRange(from, to) = action {
+            let from = from.min(self.end_ms());
+            let next = Player { range_ms: Some((from, to.max(from))), ..self.clone() };
+            return next.apply(Action::JumpTime(from));
+        }
+        let next = self.apply(action);
+        // Out of the stretch: back to its nearer end (the prompts on the way count as
+        // passed, as for a link's time), and playing stops at its end.
+        match next.range_ms {
+            Some((from, _)) if next.time_ms < from => next.apply(Action::JumpTime(from)),
+            Some((_, to)) if next.time_ms > to => next.apply(Action::JumpTime(to)),
+            _ => next,
+        }
+    }
+
+    fn apply(&self, action: Action) -> Player {
         let mut next = self.clone();
         let n = self.trace.len();
         match action {
@@ -264,6 +286,8 @@ impl Player {
                 next.playing = false;
             }
             Action::SetReveal(reveal) => next.reveal = reveal,
+            // Handled by `update`.
+            Action::SetRange(..) => {}
         }
         // No move forward passes an unanswered prompt: it stops just before its event.
         if let Some(stop) = next.stop_between(self.cursor, next.cursor) {

@@ -1,18 +1,34 @@
-//! Quiz progress as stored in localStorage: which questions were answered, and whether
-//! correctly. Versioned key; anything unreadable is reported so the shell can reset it
-//! with a visible notice. Pure text in, text out; the shell does the storing.
+//! Quiz progress as stored in localStorage (or kept by a host page or an LMS): which
+//! questions were answered, how often, and whether the first and the latest answers were
+//! right; and what that makes of the quiz (answered, score, passed). Anything unreadable
+//! is reported so the shell can reset it with a visible notice. Pure text in, text out;
+//! the shell does the storing.
 
 use std::collections::BTreeMap;
 
 use crate::json::{Out, Value};
 
-/// The localStorage key; a new format gets a new key.
+/// The localStorage key. The format under it grew compatibly: a bare `true`/`false` (the
+/// first format) still reads as one answer.
 pub const STORAGE_KEY: &str = "fencing-playground/quiz-progress/v1";
 
-/// Question id to "answered correctly".
+/// The pass mark when nobody set one, in percent.
+pub const MASTERY_PCT: u8 = 80;
+
+/// One question's answers.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Answer {
+    /// The latest answer was right.
+    pub correct: bool,
+    /// The first answer was right: what the score counts, so trying again does not raise it.
+    pub first_correct: bool,
+    pub attempts: u32,
+}
+
+/// Question id to its answers.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct Progress {
-    pub answers: BTreeMap<String, bool>,
+    pub answers: BTreeMap<String, Answer>,
 }
 
 /// What was found in storage.
@@ -28,17 +44,40 @@ impl Progress {
     pub fn read(text: Option<&str>) -> Stored {
         let Some(text) = text else { return Stored::Nothing };
         let Ok(root) = crate::json::parse(text) else { return Stored::Corrupt };
-        let Value::Object(members) = root.value else { return Stored::Corrupt };
+        Progress::from_value(root.value)
+    }
+
+    /// The same, from JSON already parsed (an LMS's `suspend_data` carries it inside).
+    pub fn from_value(value: Value) -> Stored {
+        let Value::Object(members) = value else { return Stored::Corrupt };
         let mut progress = Progress::default();
         for (key, node) in members {
-            // Only known question ids with a boolean are accepted.
-            let known = crate::quiz::bank().iter().any(|q| q.id == key);
-            match (known, node.value) {
-                (true, Value::Bool(correct)) => {
-                    progress.answers.insert(key, correct);
+            // Only known question ids, with a boolean or {"c", "f", "n"}.
+            if !crate::quiz::bank().iter().any(|q| q.id == key) {
+                return Stored::Corrupt;
+            }
+            let answer = match node.value {
+                Value::Bool(correct) => Answer { correct, first_correct: correct, attempts: 1 },
+                Value::Object(fields) => {
+                    let get =
+                        |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| &v.value);
+                    match (get("c"), get("f"), get("n")) {
+                        (
+                            Some(&Value::Bool(correct)),
+                            Some(&Value::Bool(first_correct)),
+                            Some(Value::Number(n)),
+                        ) => match n.parse::<u32>() {
+                            Ok(attempts) if attempts >= 1 && fields.len() == 3 => {
+                                Answer { correct, first_correct, attempts }
+                            }
+                            _ => return Stored::Corrupt,
+                        },
+                        _ => return Stored::Corrupt,
+                    }
                 }
                 _ => return Stored::Corrupt,
-            }
+            };
+            progress.answers.insert(key, answer);
         }
         Stored::Valid(progress)
     }
@@ -46,42 +85,113 @@ impl Progress {
     pub fn to_text(&self) -> String {
         // Keys are owned strings, so the object is written by hand (`Out` keys are static).
         let mut text = String::from("{");
-        for (i, (id, correct)) in self.answers.iter().enumerate() {
+        for (i, (id, a)) in self.answers.iter().enumerate() {
             if i > 0 {
                 text.push(',');
             }
             text.push_str(&Out::str(id).compact());
             text.push(':');
-            text.push_str(if *correct { "true" } else { "false" });
+            let fields = vec![
+                ("c", Out::Bool(a.correct)),
+                ("f", Out::Bool(a.first_correct)),
+                ("n", Out::Int(i64::from(a.attempts))),
+            ];
+            text.push_str(&Out::Obj(fields).compact());
         }
         text.push('}');
         text
     }
 
-    pub fn record(&mut self, question: &str, correct: bool) {
-        self.answers.insert(question.to_owned(), correct);
+    /// Records an answer and returns it as it now stands.
+    pub fn record(&mut self, question: &str, correct: bool) -> Answer {
+        let answer = self
+            .answers
+            .entry(question.to_owned())
+            .and_modify(|a| {
+                a.correct = correct;
+                a.attempts = a.attempts.saturating_add(1);
+            })
+            .or_insert(Answer { correct, first_correct: correct, attempts: 1 });
+        *answer
     }
 
+    /// Questions whose latest answer is right.
     pub fn correct(&self) -> usize {
-        self.answers.values().filter(|c| **c).count()
+        self.answers.values().filter(|a| a.correct).count()
     }
+
+    /// The score: among `questions`, those whose first answer was right.
+    pub fn score(&self, questions: &[String]) -> usize {
+        questions.iter().filter(|q| self.answers.get(*q).is_some_and(|a| a.first_correct)).count()
+    }
+
+    /// Whether every one of `questions` has an answer.
+    pub fn complete(&self, questions: &[String]) -> bool {
+        questions.iter().all(|q| self.answers.contains_key(q))
+    }
+}
+
+/// Whether `score` of `total` reaches `mastery_pct` percent.
+pub fn passed(score: usize, total: usize, mastery_pct: u8) -> bool {
+    score * 100 >= total * usize::from(mastery_pct)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Progress, Stored};
+    use super::{Answer, Progress, Stored, passed};
 
     #[test]
     fn progress_round_trips_and_bad_storage_is_reported() {
         let mut progress = Progress::default();
         progress.record("clock-jump", true);
         progress.record("aof-always", false);
+        let again = progress.record("aof-always", true);
+        assert_eq!(again, Answer { correct: true, first_correct: false, attempts: 2 });
         let text = progress.to_text();
+        assert_eq!(
+            text,
+            r#"{"aof-always":{"c":true,"f":false,"n":2},"clock-jump":{"c":true,"f":true,"n":1}}"#
+        );
         assert_eq!(Progress::read(Some(&text)), Stored::Valid(progress.clone()));
-        assert_eq!(progress.correct(), 1);
+        assert_eq!(progress.correct(), 2);
+        let asked = ["clock-jump".to_owned(), "aof-always".to_owned()];
+        assert_eq!(progress.score(&asked), 1, "a second try does not raise the score");
+        assert!(progress.complete(&asked));
+        assert!(!progress.complete(&["uuid-token".to_owned()]));
+        // The first format still reads.
+        let old = Progress::read(Some(r#"{"clock-jump":true}"#));
+        assert_eq!(
+            old,
+            Stored::Valid(Progress {
+                answers: [(
+                    "clock-jump".to_owned(),
+                    Answer { correct: true, first_correct: true, attempts: 1 }
+                )]
+                .into()
+            })
+        );
         assert_eq!(Progress::read(None), Stored::Nothing);
-        for bad in ["", "{", "[]", "{\"clock-jump\": 1}", "{\"no-such-question\": true}", "\u{0}"] {
+        for bad in [
+            "",
+            "{",
+            "[]",
+            "{\"clock-jump\": 1}",
+            "{\"no-such-question\": true}",
+            "{\"clock-jump\": {\"c\": true, \"f\": true, \"n\": 0}}",
+            "{\"clock-jump\": {\"c\": true, \"f\": true}}",
+            "{\"clock-jump\": {\"c\": true, \"f\": true, \"n\": 1, \"x\": 1}}",
+            "\u{0}",
+        ] {
             assert_eq!(Progress::read(Some(bad)), Stored::Corrupt, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_pass_mark_is_inclusive() {
+        assert!(passed(24, 30, 80));
+        assert!(!passed(23, 30, 80));
+        assert!(passed(0, 30, 0));
+        assert!(passed(30, 30, 100));
+        assert!(!passed(29, 30, 100));
     }
 }

@@ -33,6 +33,53 @@ pub struct Link {
     pub question: Option<usize>,
     /// `origins=`: origins allowed to exchange postMessage with an embed (none by default).
     pub origins: Vec<String>,
+    /// How an embed behaves toward its host page and its learner (`frame=`, `steps=`, ...).
+    pub options: EmbedOptions,
+}
+
+/// The link's options for a course page that embeds the playground. All optional; a link
+/// without them behaves as before they existed.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct EmbedOptions {
+    /// `frame=`: an id echoed in every message, so a page with several embeds can tell
+    /// them apart (letters, digits, `-`, `_` and `.`, at most 64).
+    pub frame: Option<String>,
+    /// `steps=milestones`: `step` messages only at milestones.
+    pub steps: crate::embed::Steps,
+    /// `actor=`: the xAPI agent (JSON) named in learning events; none: anonymous.
+    pub actor: Option<String>,
+    /// `from=`, `to=`: the stretch of the run (in ms) the learner cannot leave.
+    pub from_ms: Option<u64>,
+    pub to_ms: Option<u64>,
+    /// `controls=`: how much of the player's chrome shows.
+    pub controls: Controls,
+    /// `theme=`: light, dark, or the reader's setting.
+    pub theme: Theme,
+    /// `autoplay=1`: start playing when loaded (prompts still stop it).
+    pub autoplay: bool,
+}
+
+/// `controls=` values, in the order of [`Controls`].
+const CONTROLS: [&str; 3] = ["full", "compact", "none"];
+/// `theme=` values, in the order of [`Theme`].
+const THEMES: [&str; 3] = ["auto", "light", "dark"];
+
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Controls {
+    #[default]
+    Full,
+    /// Playback and the story only: no what-if, sharing, exports or event log.
+    Compact,
+    /// The timeline and the story, driven by the host page (or `autoplay=1`).
+    None,
+}
+
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
 }
 
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
@@ -50,6 +97,9 @@ pub enum View {
     /// `#/export/<id>` (with the player's what-if parameters): the run's JSON and Mermaid
     /// downloads, on the lab page so the main page does not carry the exporters.
     Export { id: String },
+    /// `#/handout/<id>` (with the player's what-if parameters): a printable handout, on
+    /// the lab page.
+    Handout { id: String },
     /// `#/quiz`
     Quiz,
     /// `#/sandbox`
@@ -91,6 +141,7 @@ impl View {
             View::Quiz
             | View::Compare { .. }
             | View::Export { .. }
+            | View::Handout { .. }
             | View::Sandbox
             | View::Explore
             | View::Custom { .. } => Page::Lab,
@@ -160,6 +211,36 @@ impl Link {
                 "origins" => {
                     link.origins = value.split(',').filter_map(normal_origin).collect();
                 }
+                "frame" => match value.len() <= 64
+                    && !value.is_empty()
+                    && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+                {
+                    true => link.options.frame = Some(value),
+                    false => return bad_option(name, &value, "a frame id (letters, digits, - _ . up to 64)"),
+                },
+                "steps" => match one_of(&value, &["each", "milestones"]) {
+                    Some(0) => link.options.steps = crate::embed::Steps::Each,
+                    Some(_) => link.options.steps = crate::embed::Steps::Milestones,
+                    None => return bad_option(name, &value, "each or milestones"),
+                },
+                "actor" => match crate::xapi::parse_actor(&value) {
+                    Some(actor) => link.options.actor = Some(actor),
+                    None => return bad_option(name, &value, "an xAPI agent (JSON with mbox, account, openid or mbox_sha1sum)"),
+                },
+                "from" | "to" => match value.parse::<u64>() {
+                    Ok(ms) if name == "from" => link.options.from_ms = Some(ms),
+                    Ok(ms) => link.options.to_ms = Some(ms),
+                    Err(_) => return bad_option(name, &value, "a whole number of milliseconds"),
+                },
+                "controls" => match one_of(&value, &CONTROLS) {
+                    Some(i) => link.options.controls = [Controls::Full, Controls::Compact, Controls::None][i],
+                    None => return bad_option(name, &value, "full, compact or none"),
+                },
+                "theme" => match one_of(&value, &THEMES) {
+                    Some(i) => link.options.theme = [Theme::Auto, Theme::Light, Theme::Dark][i],
+                    None => return bad_option(name, &value, "auto, light or dark"),
+                },
+                "autoplay" => link.options.autoplay = value == "1",
                 "sj" => match base64url_decode(&value).and_then(|bytes| String::from_utf8(bytes).ok()) {
                     Some(json) => payload = Some(Payload::Json(json)),
                     None => return invalid("The scenario in this link is damaged (sj= is not base64url JSON); was it cut short?".to_owned()),
@@ -184,6 +265,7 @@ impl Link {
             (["s", id], None) if is_scenario_id(id) => View::Scenario { id: (*id).to_owned() },
             (["compare", id], None) if is_scenario_id(id) => View::Compare { id: (*id).to_owned() },
             (["export", id], None) if is_scenario_id(id) => View::Export { id: (*id).to_owned() },
+            (["handout", id], None) if is_scenario_id(id) => View::Handout { id: (*id).to_owned() },
             (["quiz"], None) => View::Quiz,
             (["sandbox"], None) => View::Sandbox,
             (["explore"], None) => View::Explore,
@@ -213,6 +295,7 @@ impl Link {
             }
             View::Compare { id } => (format!("/compare/{id}"), Vec::new()),
             View::Export { id } => (format!("/export/{id}"), Vec::new()),
+            View::Handout { id } => (format!("/handout/{id}"), Vec::new()),
             View::Quiz => ("/quiz".to_owned(), Vec::new()),
             View::Sandbox => ("/sandbox".to_owned(), Vec::new()),
             View::Explore => ("/explore".to_owned(), Vec::new()),
@@ -241,6 +324,31 @@ impl Link {
         if !self.origins.is_empty() {
             query.push(("origins".into(), self.origins.join(",")));
         }
+        let o = &self.options;
+        if let Some(frame) = &o.frame {
+            query.push(("frame".into(), frame.clone()));
+        }
+        if o.steps == crate::embed::Steps::Milestones {
+            query.push(("steps".into(), "milestones".into()));
+        }
+        if let Some(actor) = &o.actor {
+            query.push(("actor".into(), actor.clone()));
+        }
+        if let Some(ms) = o.from_ms {
+            query.push(("from".into(), ms.to_string()));
+        }
+        if let Some(ms) = o.to_ms {
+            query.push(("to".into(), ms.to_string()));
+        }
+        if o.controls != Controls::Full {
+            query.push(("controls".into(), CONTROLS[o.controls as usize].into()));
+        }
+        if o.theme != Theme::Auto {
+            query.push(("theme".into(), THEMES[o.theme as usize].into()));
+        }
+        if o.autoplay {
+            query.push(("autoplay".into(), "1".into()));
+        }
         if query.is_empty() && plain {
             return format!("#{path}");
         }
@@ -253,6 +361,14 @@ impl Link {
         }
         text
     }
+}
+
+fn bad_option(name: &str, value: &str, expected: &str) -> Link {
+    Link::to(View::Invalid { message: format!("The link's {name}={value} is not {expected}.") })
+}
+
+fn one_of(value: &str, names: &[&str]) -> Option<usize> {
+    names.iter().position(|n| *n == value)
 }
 
 /// Scenario ids are lower-case words joined by `-`, at most 64 bytes.

@@ -213,3 +213,22 @@ fn play_skips_a_quiet_stretch_but_not_the_events_around_it() {
     let q = revealed("gc-pause-fenced").update(Action::Play).update(Action::Tick(50));
     assert_eq!(q.time_ms, 50);
 }
+
+#[test]
+fn a_range_keeps_the_learner_inside_it() {
+    let p = player("gc-pause-fenced").update(Action::SetRange(30_000, 35_000));
+    assert_eq!(p.time_ms, 30_000, "opens at the start of the stretch");
+    // Back moves stop at its start, forward moves at its end.
+    for back in [Action::First, Action::StepBack, Action::SeekTime(0), Action::PrevMilestone] {
+        assert_eq!(p.update(back.clone()).time_ms, 30_000, "{back:?}");
+    }
+    let end = run(p.clone(), &[Action::SetReveal(Reveal::Everything), Action::Last]);
+    assert_eq!(end.time_ms, 35_000);
+    assert!(end.cursor < end.trace.len(), "the events after the stretch stay unapplied");
+    let played = run(p.clone(), &[Action::SetReveal(Reveal::Everything), Action::Play]);
+    let played = (0..2_000).fold(played, |p, _| p.update(Action::Tick(50)));
+    assert_eq!((played.time_ms, played.playing), (35_000, false), "play stops at its end");
+    // A stretch beyond the run starts at the last event.
+    let far = player("gc-pause-fenced").update(Action::SetRange(u64::MAX, u64::MAX));
+    assert_eq!(far.time_ms, far.end_ms());
+}

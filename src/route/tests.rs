@@ -1,4 +1,8 @@
-use super::{Link, Page, Payload, View, base64url_decode, base64url_encode, percent_decode};
+use super::{
+    Controls, EmbedOptions, Link, Page, Payload, Theme, View, base64url_decode, base64url_encode,
+    percent_decode,
+};
+use crate::embed::Steps;
 use crate::i18n::Lang;
 use crate::sim::prng::Prng;
 use crate::sim::scenario::Guard;
@@ -15,6 +19,7 @@ fn parses_views() {
     assert_eq!(view("#/s/gc-pause-fenced"), View::Scenario { id: "gc-pause-fenced".into() });
     assert_eq!(view("#/compare/a-b"), View::Compare { id: "a-b".into() });
     assert_eq!(view("#/export/a-b"), View::Export { id: "a-b".into() });
+    assert_eq!(view("#/handout/a-b"), View::Handout { id: "a-b".into() });
     assert_eq!(view("#/quiz"), View::Quiz);
     assert_eq!(view("#/sandbox"), View::Sandbox);
     assert_eq!(view("#/explore"), View::Explore);
@@ -43,6 +48,12 @@ fn bad_links_get_a_message_not_a_panic() {
         ("#/s", "names no scenario"),
         ("#?sj=e30", "not a scenario link"),
         ("#/quiz?sj=e30", "not a scenario link"),
+        ("#/s/x?frame=a%20b", "frame id"),
+        ("#/s/x?steps=some", "each or milestones"),
+        ("#/s/x?actor=%7B%7D", "xAPI agent"),
+        ("#/s/x?from=soon", "milliseconds"),
+        ("#/s/x?controls=mini", "full, compact or none"),
+        ("#/s/x?theme=blue", "auto, light or dark"),
     ] {
         match view(hash) {
             View::Invalid { message } => assert!(message.contains(needle), "{hash}: {message}"),
@@ -67,6 +78,24 @@ fn links_round_trip() {
             reveal: true,
             question: None,
             origins: vec!["https://lms.example".into(), "http://127.0.0.1:8000".into()],
+            options: EmbedOptions {
+                frame: Some("lesson-2.left".into()),
+                steps: Steps::Milestones,
+                actor: Some(r#"{"account":{"homePage":"https://lms.example","name":"42"}}"#.into()),
+                from_ms: Some(30_000),
+                to_ms: Some(45_000),
+                controls: Controls::Compact,
+                theme: Theme::Dark,
+                autoplay: true,
+            },
+        },
+        Link {
+            options: EmbedOptions {
+                controls: Controls::None,
+                theme: Theme::Light,
+                ..EmbedOptions::default()
+            },
+            ..Link::to(View::Quiz)
         },
         Link::to(View::Custom { payload: Payload::Json("{\"a\": \"ü & ?\"}".into()) }),
         Link::to(View::Custom { payload: Payload::Deflated(vec![0, 1, 2, 250, 255]) }),

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use crate::catalogue;
 use crate::i18n::{Lang, Messages};
-use crate::route::{Link, Page, View};
+use crate::route::{Link, Page, Theme, View};
 use crate::ui::compare::Compare;
 use crate::ui::home::Home;
 use crate::ui::i18n::{I18n, browser_lang, cached, fetch_pack};
@@ -26,6 +26,8 @@ pub trait Pages: 'static {
     fn render(link: &Link, m: &Messages) -> Html;
     /// The player of a built-in (`id` is in the catalogue index).
     fn builtin_player(id: &str, link: &Link) -> Html;
+    /// Whether the site's header (its navigation and language menu) shows.
+    const HEADER: bool = true;
 }
 
 /// The main page's views, with `P` deciding where a built-in lesson comes from.
@@ -43,6 +45,7 @@ fn render_main<P: Pages>(link: &Link, m: &Messages) -> Html {
         View::Quiz
         | View::Compare { .. }
         | View::Export { .. }
+        | View::Handout { .. }
         | View::Sandbox
         | View::Explore
         | View::Custom { .. } => Html::default(),
@@ -61,6 +64,26 @@ pub struct LabPages;
 
 /// Every view in one bundle, for the browser tests.
 pub struct AllPages;
+
+/// `course.html`, a SCO of a course package: every view in one bundle (leaving the page
+/// would end the LMS session), the lessons compiled in, no site header (the LMS frames it).
+pub struct CoursePages;
+
+impl Pages for CoursePages {
+    const PAGE: Option<Page> = None;
+    const HEADER: bool = false;
+
+    fn render(link: &Link, m: &Messages) -> Html {
+        match &link.view {
+            View::Home => html! { <crate::ui::course::ChapterHome /> },
+            _ => AllPages::render(link, m),
+        }
+    }
+
+    fn builtin_player(id: &str, link: &Link) -> Html {
+        AllPages::builtin_player(id, link)
+    }
+}
 
 impl Pages for MainPages {
     const PAGE: Option<Page> = Some(Page::Main);
@@ -87,6 +110,12 @@ impl Pages for LabPages {
             View::Export { id } => match catalogue::find(id) {
                 Some(scenario) => {
                     html! { <crate::ui::player::controls::ExportPage key={id.clone()} scenario={scenario} link={link.clone()} /> }
+                }
+                None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
+            },
+            View::Handout { id } => match catalogue::find(id) {
+                Some(scenario) => {
+                    html! { <crate::ui::handout::Handout key={id.clone()} scenario={crate::player::ScenarioRef::new(scenario)} link={link.clone()} /> }
                 }
                 None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
             },
@@ -143,17 +172,39 @@ pub fn App<P: Pages>() -> Html {
             move || drop(listener)
         });
     }
+    crate::ui::embed::set_link(&link);
+    // theme= overrides the reader's setting (the stylesheet reads the attribute).
+    {
+        let theme = link.options.theme;
+        use_effect_with(theme, |theme| {
+            if let Some(root) =
+                web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element())
+            {
+                let _ = match theme {
+                    Theme::Auto => root.remove_attribute("data-theme"),
+                    Theme::Light => root.set_attribute("data-theme", "light"),
+                    Theme::Dark => root.set_attribute("data-theme", "dark"),
+                };
+            }
+            || ()
+        });
+    }
     let lang = link.lang.unwrap_or_else(browser_lang);
     let messages = use_state(|| Rc::new(cached(lang).unwrap_or_else(Messages::english)));
+    let pack_failed = use_state(|| false);
     {
         let messages = messages.clone();
+        let pack_failed = pack_failed.clone();
         use_effect_with(lang, move |&lang| {
+            pack_failed.set(false);
             match cached(lang) {
                 Some(m) => messages.set(Rc::new(m)),
+                // A pack that fails to load (offline, a broken deploy) leaves English in
+                // place, and the page says so.
                 None => wasm_bindgen_futures::spawn_local(async move {
-                    // A pack that fails to load leaves English in place.
-                    if let Ok(m) = fetch_pack(lang).await {
-                        messages.set(Rc::new(m));
+                    match fetch_pack(lang).await {
+                        Ok(m) => messages.set(Rc::new(m)),
+                        Err(_) => pack_failed.set(true),
                     }
                 }),
             }
@@ -191,7 +242,7 @@ pub fn App<P: Pages>() -> Html {
     html! {
         <ContextProvider<I18n> context={I18n(m.clone())}>
             <div class={class} data-testid="app" lang={m.lang.code()}>
-                if !link.embed {
+                if !link.embed && P::HEADER {
                     <a class="skip" href="#main" onclick={Callback::from(|e: MouseEvent| skip_to_main(e))}>{ m.t("nav.skip") }</a>
                     <header class="site-header">
                         <a class="brand" href="#/">{ m.t("app.name") }</a>
@@ -209,6 +260,9 @@ pub fn App<P: Pages>() -> Html {
                             </select>
                         </label>
                     </header>
+                }
+                if *pack_failed {
+                    <p class="notice" role="alert" data-testid="pack-failed">{ m.tf("app.pack_failed", &[("lang", lang.name())]) }</p>
                 }
                 <main id="main" tabindex="-1">{ view }</main>
             </div>

@@ -1,56 +1,244 @@
-//! The host-page channel of an embedded player: posts protocol messages to the allowed
-//! origins and hands checked inbound messages to the view. The rules (message shapes,
-//! origin check) are in `crate::embed`; this is only the browser glue.
+//! The host-page channel of an embedded playground: one listener for the page's whole life
+//! (installed before the first view mounts, so a command that arrives early is queued,
+//! not lost), posting protocol messages and learning events to the allowed origins, and
+//! heights to any parent. The rules (message shapes, origin check, when heights go) are in
+//! `crate::embed` and `crate::xapi`; this is only the browser glue.
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
 use yew::prelude::*;
 
-use crate::embed::{Inbound, Outbound, origin_allowed, parse_inbound};
+use crate::embed::{
+    Form, Inbound, Outbound, Post, Sizer, To, origin_allowed, parse_h5p, parse_inbound,
+};
+use crate::route::Link;
 
-/// Sends `message` to the parent window, once per allowed origin (the browser delivers it
-/// only if the parent really has that origin). Nothing is sent when not embedded.
-pub(crate) fn post(embed: bool, origins: &[String], message: &Outbound) {
-    if !embed || origins.is_empty() {
-        return;
-    }
-    let Some(window) = web_sys::window() else { return };
-    let target = window.parent().ok().flatten().unwrap_or(window);
-    let text = wasm_bindgen::JsValue::from_str(&message.to_json());
-    for origin in origins {
-        let _ = target.post_message(&text, origin);
+#[derive(Default)]
+struct Channel {
+    installed: bool,
+    /// The link the page shows now (origins, frame, actor); `App` keeps it current.
+    link: Link,
+    /// Commands that came before a view could take them.
+    queue: Vec<Inbound>,
+    handler: Option<Rc<dyn Fn(Inbound)>>,
+    sizer: Sizer,
+    /// A listener in this page for what the views report (the SCORM session of a course
+    /// package), whether or not a host page hears it too.
+    observer: Option<fn(&Outbound)>,
+}
+
+thread_local! {
+    static CHANNEL: RefCell<Channel> = RefCell::default();
+}
+
+/// Keeps the channel's link current (origins and frame may change with the hash). The
+/// first call, from the root's first render and so before any view mounts, starts
+/// listening (and, in an embed, measuring) for the page's whole life.
+pub(crate) fn set_link(link: &Link) {
+    let first = CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        c.link = link.clone();
+        !std::mem::replace(&mut c.installed, true)
+    });
+    if first {
+        install(link.embed);
     }
 }
 
-/// Listens for protocol messages from allowed origins while `embed` is on.
-#[hook]
-pub(crate) fn use_host_messages(
-    embed: bool,
-    origins: Vec<String>,
-    on_message: impl Fn(Inbound) + 'static,
-) {
-    let on_message = std::rc::Rc::new(on_message);
-    use_effect_with((embed, origins), move |(embed, origins)| {
-        let origins = origins.clone();
-        let listener = (*embed).then(|| {
-            web_sys::window().map(|window| {
-                EventListener::new(&window, "message", move |event| {
-                    let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
-                    // Only listed origins may drive the player.
-                    if !origin_allowed(&origins, &event.origin()) {
-                        return;
-                    }
-                    let data = event.data();
-                    // Hosts may post a string or an object; both are read as JSON text.
-                    let text = data.as_string().or_else(|| {
-                        js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string())
-                    });
-                    if let Some(message) = text.as_deref().and_then(parse_inbound) {
-                        on_message(message);
-                    }
-                })
-            })
-        });
-        move || drop(listener)
+fn install(embed: bool) {
+    let Some(window) = web_sys::window() else { return };
+    // The page's inline script kept what came before the app ran (a host that posts on its
+    // frame's `load` is early): read it, stop it, then listen.
+    let early = js_sys::Reflect::get(&window, &"fpEarly".into()).unwrap_or_default();
+    let _ = js_sys::Reflect::set(&window, &"fpEarly".into(), &wasm_bindgen::JsValue::NULL);
+    if let Ok(early) = early.dyn_into::<js_sys::Array>() {
+        for event in early.iter() {
+            on_message(event.unchecked_ref());
+        }
+    }
+    EventListener::new(&window, "message", on_message).forget();
+    if !embed || !framed() {
+        return;
+    }
+    send(Sizer::start());
+    // Heights go when the content's size changes, not on a timer.
+    let measure = Closure::<dyn FnMut()>::new(|| {
+        let (scroll, client) = heights();
+        let frame = CHANNEL.with(|c| c.borrow().link.options.frame.clone());
+        let posts =
+            CHANNEL.with(|c| c.borrow_mut().sizer.on_height(scroll, client, frame.as_deref()));
+        send(posts);
     });
+    if let (Ok(observer), Some(body)) = (
+        web_sys::ResizeObserver::new(measure.as_ref().unchecked_ref()),
+        window.document().and_then(|d| d.body()),
+    ) {
+        observer.observe(&body);
+        // The observer lives as long as the page.
+        std::mem::forget(observer);
+    }
+    measure.forget();
+}
+
+/// The link the channel holds: what learning events are addressed with.
+pub(crate) fn link() -> Link {
+    CHANNEL.with(|c| c.borrow().link.clone())
+}
+
+/// Lets `observer` hear every message the views post (see [`Channel::observer`]).
+pub(crate) fn set_observer(observer: fn(&Outbound)) {
+    CHANNEL.with(|c| c.borrow_mut().observer = Some(observer));
+}
+
+/// Hands a command to the view that takes commands, or keeps it until one mounts.
+pub(crate) fn deliver(message: Inbound) {
+    let handler = CHANNEL.with(|c| c.borrow().handler.clone());
+    match handler {
+        Some(handler) => handler(message),
+        None => CHANNEL.with(|c| c.borrow_mut().queue.push(message)),
+    }
+}
+
+/// Sends `message` to the parent window, once per allowed origin (the browser delivers it
+/// only if the parent really has that origin). Nothing is sent when not embedded.
+pub(crate) fn post(message: &Outbound) {
+    if let Some(observer) = CHANNEL.with(|c| c.borrow().observer) {
+        observer(message);
+    }
+    let text = CHANNEL.with(|c| message.to_json(c.borrow().link.options.frame.as_deref()));
+    send(vec![Post { to: To::Listed, form: Form::Text, text }]);
+}
+
+/// Sends a learning event (an xAPI statement's text) in H5P's envelope, as an object, to
+/// the allowed origins only.
+pub(crate) fn post_statement(statement: &str) {
+    send(vec![Post {
+        to: To::Listed,
+        form: Form::Object,
+        text: crate::xapi::h5p_envelope(statement),
+    }]);
+}
+
+/// Hands commands to `on_message` while the calling view is mounted, starting with the
+/// ones that arrived before it.
+#[hook]
+pub(crate) fn use_host_messages(on_message: impl Fn(Inbound) + 'static) {
+    let on_message: Rc<dyn Fn(Inbound)> = Rc::new(on_message);
+    use_effect_with((), move |_| {
+        let queued = CHANNEL.with(|c| {
+            let mut c = c.borrow_mut();
+            c.handler = Some(on_message.clone());
+            std::mem::take(&mut c.queue)
+        });
+        for message in queued {
+            on_message(message);
+        }
+        || CHANNEL.with(|c| c.borrow_mut().handler = None)
+    });
+}
+
+fn on_message(event: &Event) {
+    let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
+    let data = event.data();
+    // Hosts may post a string or an object; both are read as JSON text.
+    let Some(text) = data
+        .as_string()
+        .or_else(|| js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()))
+    else {
+        return;
+    };
+    // H5P's resizer talks about heights only, from any parent.
+    if let Some(h5p) = parse_h5p(&text) {
+        let (scroll, client) = heights();
+        let posts = CHANNEL.with(|c| c.borrow_mut().sizer.on_h5p(h5p, scroll, client));
+        return send(posts);
+    }
+    let allowed = CHANNEL.with(|c| {
+        let c = c.borrow();
+        c.link.embed && origin_allowed(&c.link.origins, &event.origin())
+    });
+    // Only listed origins may drive the player.
+    if let Some(message) = allowed.then(|| parse_inbound(&text)).flatten() {
+        deliver(message);
+    }
+}
+
+fn send(posts: Vec<Post>) {
+    let Some(window) = web_sys::window() else { return };
+    let (embed, origins) = CHANNEL.with(|c| {
+        let c = c.borrow();
+        (c.link.embed, c.link.origins.clone())
+    });
+    if !embed {
+        return;
+    }
+    // Outside a frame the parent is this window (harmless, and what the browser tests hear).
+    let Ok(Some(parent)) = window.parent() else { return };
+    for post in posts {
+        let value = match post.form {
+            Form::Text => wasm_bindgen::JsValue::from_str(&post.text),
+            Form::Object => match js_sys::JSON::parse(&post.text) {
+                Ok(value) => value,
+                Err(_) => continue,
+            },
+        };
+        match post.to {
+            To::Any => {
+                let _ = parent.post_message(&value, "*");
+            }
+            To::Listed => {
+                for origin in &origins {
+                    let _ = parent.post_message(&value, origin);
+                }
+            }
+        }
+    }
+}
+
+/// Whether this page runs inside a frame.
+fn framed() -> bool {
+    web_sys::window().and_then(|w| Some(w.parent().ok()??.ne(&w))).unwrap_or(false)
+}
+
+/// The content's height and the frame's visible height, in CSS pixels.
+fn heights() -> (u32, u32) {
+    let document = web_sys::window().and_then(|w| w.document());
+    let scroll = document.as_ref().and_then(|d| d.body()).map_or(0, |b| b.scroll_height());
+    let client = document.and_then(|d| d.document_element()).map_or(0, |e| e.client_height());
+    (u32::try_from(scroll).unwrap_or(0), u32::try_from(client).unwrap_or(0))
+}
+
+/// What every learning event is addressed with: a fresh id, the time, the learner (from
+/// `actor=`, else anonymous) and the language.
+pub(crate) fn statement_context(lang: crate::i18n::Lang) -> crate::xapi::Context {
+    let mut bytes = [0u8; 16];
+    for b in &mut bytes {
+        // Statement ids need to be unique, not secret.
+        *b = (js_sys::Math::random() * 256.0) as u8;
+    }
+    crate::xapi::Context {
+        id: crate::xapi::uuid(bytes),
+        timestamp: js_sys::Date::new_0().to_iso_string().into(),
+        actor: link().options.actor,
+        home_page: site_address(),
+        lang: match lang {
+            crate::i18n::Lang::En => "en-US",
+            other => other.code(),
+        },
+    }
+}
+
+/// The folder the site is served from (`https://example.org/course/playground/`):
+/// activity ids are this plus a view, so they mean the same on either page.
+pub(crate) fn site_address() -> String {
+    let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let page = href.split(['#', '?']).next().unwrap_or_default();
+    match page.rfind('/') {
+        Some(i) => page[..=i].to_owned(),
+        None => page.to_owned(),
+    }
 }

@@ -5,9 +5,11 @@
 
 mod app;
 mod compare;
+mod course;
 mod crash;
 mod embed;
 mod explore;
+mod handout;
 mod home;
 mod hooks;
 mod i18n;
@@ -17,7 +19,7 @@ mod quiz;
 mod sandbox;
 mod share;
 
-pub use app::{AllPages, App, LabPages, MainPages, Pages};
+pub use app::{AllPages, App, CoursePages, LabPages, MainPages, Pages};
 pub use i18n::install_pack;
 pub use share::custom_link;
 
@@ -34,6 +36,15 @@ pub fn start_lab() {
     crash::install_hook();
     crash::handle_reset_request();
     yew::Renderer::<App<LabPages>>::new().render();
+}
+
+/// `course.html`'s entry (a SCO of a course package): the same, after opening the SCORM
+/// session its launch page describes.
+pub fn start_course() {
+    crash::install_hook();
+    crash::handle_reset_request();
+    course::start();
+    yew::Renderer::<App<CoursePages>>::new().render();
 }
 
 /// For the browser tests: shows the panel a panic would show, without panicking.

@@ -2,14 +2,17 @@
 //! simulator, and progress kept in localStorage (a versioned key; unreadable storage is
 //! reset with a visible notice, never a crash).
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
-use crate::embed::Outbound;
-use crate::progress::{Progress, STORAGE_KEY, Stored};
+use crate::embed::{Answered, Inbound, Outbound, ReadyView};
+use crate::progress::{MASTERY_PCT, Progress, STORAGE_KEY, Stored, passed};
 use crate::quiz;
 use crate::route::{Link, View};
-use crate::ui::embed::post;
+use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
 use crate::ui::i18n::use_i18n;
+use crate::xapi::{Activity, Outcome, Verb, statement};
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct QuizPageProps {
@@ -19,39 +22,108 @@ pub(crate) struct QuizPageProps {
     pub(crate) link: Link,
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+thread_local! {
+    /// The questions a course package's quiz SCO asks (all when none).
+    static QUESTIONS: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Loads stored progress; `true` in the second place if it had to be reset.
-fn load_progress() -> (Progress, bool) {
-    let stored = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
+/// Makes this page a course package's quiz: only `ids`, in that order, with progress kept
+/// by the LMS (it comes back as `restore-progress`) rather than in this browser's storage,
+/// which another learner or an earlier attempt may have filled. Set before the quiz mounts.
+pub(crate) fn set_course(ids: Vec<String>) {
+    QUESTIONS.with(|q| *q.borrow_mut() = Some(ids));
+}
+
+/// localStorage, if this page may use it: a third-party frame may find it throwing or
+/// missing (blocked), in which case progress lasts for this visit only. A course package's
+/// quiz never uses it.
+fn storage() -> Option<web_sys::Storage> {
+    if QUESTIONS.with(|q| q.borrow().is_some()) {
+        return None;
+    }
+    let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten())?;
+    storage.set_item("fencing-playground/probe", "1").ok()?;
+    let _ = storage.remove_item("fencing-playground/probe");
+    Some(storage)
+}
+
+/// How loading went: progress, and what to tell the learner.
+struct Loaded {
+    progress: Progress,
+    notice: Option<&'static str>,
+}
+
+fn load_progress() -> Loaded {
+    if QUESTIONS.with(|q| q.borrow().is_some()) {
+        return Loaded { progress: Progress::default(), notice: None };
+    }
+    let Some(storage) = storage() else {
+        return Loaded { progress: Progress::default(), notice: Some("quiz.storage_none") };
+    };
+    let stored = storage.get_item(STORAGE_KEY).ok().flatten();
     match Progress::read(stored.as_deref()) {
-        Stored::Valid(progress) => (progress, false),
-        Stored::Nothing => (Progress::default(), false),
+        Stored::Valid(progress) => Loaded { progress, notice: None },
+        Stored::Nothing => Loaded { progress: Progress::default(), notice: None },
         Stored::Corrupt => {
-            if let Some(s) = storage() {
-                let _ = s.remove_item(STORAGE_KEY);
-            }
-            (Progress::default(), true)
+            let _ = storage.remove_item(STORAGE_KEY);
+            Loaded { progress: Progress::default(), notice: Some("quiz.storage_reset") }
         }
     }
 }
 
+/// Keeps progress where it can, and offers it to the host page (which may keep it for a
+/// frame without storage, and give it back with `restore-progress`).
 fn save_progress(progress: &Progress) {
+    let text = progress.to_text();
     if let Some(s) = storage() {
-        // Storage may be full or disabled; progress then lasts for this page only.
-        let _ = s.set_item(STORAGE_KEY, &progress.to_text());
+        // Storage may be full; progress then lasts for this visit only.
+        let _ = s.set_item(STORAGE_KEY, &text);
     }
+    post(&Outbound::Progress { data: text });
 }
 
 #[component]
 pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
     let m = use_i18n();
-    let questions = use_memo((), |_| quiz::bank());
+    let questions = use_memo((), |_| {
+        let bank = quiz::bank();
+        match QUESTIONS.with(|q| q.borrow().clone()) {
+            Some(ids) => {
+                ids.iter().filter_map(|id| bank.iter().find(|q| &q.id == id).cloned()).collect()
+            }
+            None => bank,
+        }
+    });
+    let ids: Rc<Vec<String>> = {
+        let questions = questions.clone();
+        use_memo((), move |_| questions.iter().map(|q| q.id.clone()).collect())
+    };
     let loaded = use_memo((), |_| load_progress());
-    let progress = use_state(|| loaded.0.clone());
-    let reset_notice = loaded.1;
+    let progress = use_state(|| loaded.progress.clone());
+    let notice = loaded.notice;
+    let started_ms = use_memo((), |_| js_sys::Date::now());
+    let mastery_pct = MASTERY_PCT;
+    {
+        let total = ids.len();
+        use_effect_with((), move |_| {
+            post(&Outbound::Ready { view: ReadyView::Quiz { total } });
+            || ()
+        });
+    }
+    // A host that kept the learner's progress gives it back (checked like stored progress).
+    {
+        let progress = progress.clone();
+        use_host_messages(move |message| {
+            if let Inbound::RestoreProgress { data } = message
+                && let Stored::Valid(restored) = Progress::read(Some(&data))
+            {
+                if let Some(s) = storage() {
+                    let _ = s.set_item(STORAGE_KEY, &data);
+                }
+                progress.set(restored);
+            }
+        });
+    }
     let asked = props.link.question.unwrap_or(0).min(questions.len().saturating_sub(1));
     let index = use_state(|| asked);
     // Back to a quiz link (after "Show me") or a new q= moves to that question.
@@ -73,7 +145,7 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
         let onchange = Callback::from(move |_: Event| selected_state.set(Some(j)));
         // Once checked, the right option is marked, and a wrong choice as wrong.
         let (class, note) = match *checked {
-            Some(_) if j == q.answer => ("option right", Some(m.t("quiz.right_answer"))),
+            Some(_) if j == q.answer => ("option right", Some(m.lab("quiz.right_answer"))),
             Some(c) if c == j => ("option wrong", None),
             _ => ("option", None),
         };
@@ -88,23 +160,76 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
             </li>
         }
     });
+    let site = site_address();
+    let quiz_activity =
+        Activity { id: format!("{site}#/quiz"), name: m.lab("quiz.title"), ..Activity::default() };
+    let question_activity = Activity {
+        id: format!("{site}#/quiz?q={}", q.id),
+        name: m.content(&key("prompt"), &q.prompt),
+        choices: (0..q.options.len())
+            .map(|j| m.content(&key(&format!("o.{j}")), &q.options[j]))
+            .collect(),
+        correct: Some(q.answer),
+    };
     let check = {
         let selected = selected.clone();
         let checked = checked.clone();
         let progress = progress.clone();
         let id = q.id.clone();
         let answer = q.answer;
-        let embed = props.embed;
-        let origins = props.origins.clone();
+        let ids = ids.clone();
+        let lang = m.lang;
+        let started_ms = *started_ms;
         Callback::from(move |_: MouseEvent| {
             let Some(choice) = *selected else { return };
             checked.set(Some(choice));
             let correct = choice == answer;
             let mut next = (*progress).clone();
-            next.record(&id, correct);
+            let was_complete = next.complete(&ids);
+            let recorded = next.record(&id, correct);
             save_progress(&next);
+            post(&Outbound::QuizAnswered(Answered {
+                question: id.clone(),
+                correct,
+                choice,
+                attempt: recorded.attempts,
+                first_try: recorded.attempts == 1,
+                answered: next.answers.len(),
+                correct_count: next.correct(),
+                total: ids.len(),
+            }));
+            let outcome =
+                Outcome { success: Some(correct), response: Some(choice), ..Outcome::default() };
+            post_statement(&statement(
+                &statement_context(lang),
+                Verb::Answered,
+                &question_activity,
+                &outcome,
+                Some(&quiz_activity),
+            ));
+            // The answer that completes the quiz grades it, once.
+            if !was_complete && next.complete(&ids) {
+                let (score, total) = (next.score(&ids), ids.len());
+                let passed = passed(score, total, mastery_pct);
+                post(&Outbound::QuizCompleted { score, total, passed });
+                let outcome = Outcome {
+                    score: Some((score, total)),
+                    success: Some(passed),
+                    completion: Some(true),
+                    duration_ms: Some((js_sys::Date::now() - started_ms).max(0.0) as u64),
+                    ..Outcome::default()
+                };
+                for verb in [Verb::Completed, if passed { Verb::Passed } else { Verb::Failed }] {
+                    post_statement(&statement(
+                        &statement_context(lang),
+                        verb,
+                        &quiz_activity,
+                        &outcome,
+                        None,
+                    ));
+                }
+            }
             progress.set(next);
-            post(embed, &origins, &Outbound::QuizAnswered { question: id.clone(), correct });
         })
     };
     let go = |delta: isize| {
@@ -162,12 +287,12 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
     let correct = progress.correct().to_string();
     html! {
         <section class="quiz" data-testid="quiz">
-            <h1>{ m.t("quiz.title") }</h1>
-            if reset_notice {
-                <p class="notice" role="alert" data-testid="storage-reset">{ m.t("quiz.storage_reset") }</p>
+            <h1>{ m.lab("quiz.title") }</h1>
+            if let Some(notice) = notice {
+                <p class="notice" role="alert" data-testid="storage-notice">{ m.lab(notice) }</p>
             }
             <p class="muted" data-testid="quiz-progress">
-                { m.tf("quiz.progress", &[("n", &(*index + 1).to_string()), ("m", &n.to_string()), ("answered", &answered), ("correct", &correct)]) }
+                { m.labf("quiz.progress", &[("n", &(*index + 1).to_string()), ("m", &n.to_string()), ("answered", &answered), ("correct", &correct)]) }
             </p>
             <fieldset class="question" data-testid="question" data-id={q.id.clone()}>
                 <legend data-testid="quiz-prompt">{ m.content(&key("prompt"), &q.prompt) }</legend>
@@ -175,20 +300,20 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
             </fieldset>
             if let Some(choice) = *checked {
                 <div class={classes!("feedback", (choice == q.answer).then_some("right"))} role="status" data-testid="quiz-feedback">
-                    <strong>{ if choice == q.answer { m.t("quiz.correct") } else { m.t("quiz.wrong") } }</strong>
+                    <strong>{ if choice == q.answer { m.lab("quiz.correct") } else { m.lab("quiz.wrong") } }</strong>
                     { " " }{ m.content(&key("explanation"), &q.explanation) }
                     if let Some(href) = &show_href {
-                        { " " }<a href={href.clone()} onclick={show_me.clone()} data-testid="quiz-show">{ m.t("quiz.show") }</a>
+                        { " " }<a href={href.clone()} onclick={show_me.clone()} data-testid="quiz-show">{ m.lab("quiz.show") }</a>
                     }
                 </div>
 
             } else {
-                <button onclick={check} disabled={selected.is_none()} data-testid="quiz-check">{ m.t("quiz.check") }</button>
+                <button onclick={check} disabled={selected.is_none()} data-testid="quiz-check">{ m.lab("quiz.check") }</button>
             }
             <div class="quiz-nav">
-                <button onclick={go(-1)} disabled={*index == 0} data-testid="quiz-prev">{ m.t("quiz.prev") }</button>
-                <button onclick={go(1)} disabled={*index + 1 >= n} data-testid="quiz-next">{ m.t("quiz.next") }</button>
-                <button onclick={reset} data-testid="quiz-reset">{ m.t("quiz.reset") }</button>
+                <button onclick={go(-1)} disabled={*index == 0} data-testid="quiz-prev">{ m.lab("quiz.prev") }</button>
+                <button onclick={go(1)} disabled={*index + 1 >= n} data-testid="quiz-next">{ m.lab("quiz.next") }</button>
+                <button onclick={reset} data-testid="quiz-reset">{ m.lab("quiz.reset") }</button>
             </div>
         </section>
     }

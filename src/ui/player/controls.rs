@@ -186,6 +186,7 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
                 <button onclick={json} data-testid="export-json">{ "JSON" }</button>
                 <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>
             </div>
+            <p><a href={crate::route::Link { view: crate::route::View::Handout { id: id.clone() }, ..back.clone() }.to_hash()} data-testid="export-handout">{ m.lab("export.handout") }</a></p>
             <crate::ui::player::Swimlanes trace={trace.clone()} cursor={trace.len()} time_ms={trace.end_ms()} on_action={Callback::noop()} />
             <h2>{ m.lab("export.embed") }</h2>
             <p>{ m.lab("export.embed_hint") }</p>

@@ -13,11 +13,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::embed::{Inbound, Outbound};
+use crate::embed::{Inbound, Outbound, ReadyView, Steps};
 use crate::player::{Action, Player};
-use crate::route::{Link, Payload};
+use crate::route::{Controls, Link, Payload};
 use crate::sim::Scenario;
-use crate::ui::embed::{post, use_host_messages};
+use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
 use crate::ui::hooks::use_autoplay;
 use crate::ui::i18n::use_i18n;
 
@@ -58,8 +58,16 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         if !link.whatif.is_original() {
             player = player.update(Action::Fork(link.whatif.clone()));
         }
+        let o = &link.options;
+        if o.from_ms.is_some() || o.to_ms.is_some() {
+            player = player
+                .update(Action::SetRange(o.from_ms.unwrap_or(0), o.to_ms.unwrap_or(u64::MAX)));
+        }
         if let Some(t) = link.t_ms {
             player = player.update(Action::JumpTime(t));
+        }
+        if o.autoplay {
+            player = player.update(Action::Play);
         }
         PlayerState(player)
     });
@@ -94,14 +102,13 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         );
     }
     let player = &state.0;
-    let origins = props.link.origins.clone();
     let embed = props.link.embed;
 
     // The host page: commands in, ready/step/completed out (only to listed origins).
     {
         let dispatch = dispatch.clone();
         let link = props.link.clone();
-        use_host_messages(embed, origins.clone(), move |message| match message {
+        use_host_messages(move |message| match message {
             Inbound::Seek { t_ms } => dispatch.emit(Action::JumpTime(t_ms)),
             Inbound::Play => dispatch.emit(Action::Play),
             Inbound::Pause => dispatch.emit(Action::Pause),
@@ -114,39 +121,55 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 };
                 crate::ui::app::set_hash(&next.to_hash());
             }
+            // Progress belongs to the quiz.
+            Inbound::RestoreProgress { .. } => {}
         });
     }
     {
-        let origins = origins.clone();
         let id = player.original.id.clone();
         use_effect_with((), move |_| {
-            post(embed, &origins, &Outbound::Ready { scenario: id });
+            post(&Outbound::Ready { view: ReadyView::Scenario(id) });
             || ()
         });
     }
     {
-        let origins = origins.clone();
         let trace = player.trace.clone();
         let id = player.original.id.clone();
-        use_effect_with((player.cursor, player.time_ms), move |&(cursor, t_ms)| {
-            let event = cursor
-                .checked_sub(1)
-                .and_then(|i| trace.events().get(i))
-                .map(|e| (e.kind.tag().to_owned(), trace.actor_name(e.actor), e.at_ms));
-            post(embed, &origins, &Outbound::Step { t_ms, cursor, event });
-            if cursor == trace.len() && cursor > 0 {
-                post(embed, &origins, &Outbound::Completed { scenario: id });
+        let title = m.content(&format!("s.{id}.title"), &player.original.title);
+        let lang = m.lang;
+        let steps = props.link.options.steps;
+        let t_ms = player.time_ms;
+        let progressed = use_mut_ref(|| false);
+        // One `step` per event the cursor lands on (never per playback tick); with
+        // `steps=milestones` only at milestones and at the end.
+        use_effect_with(player.cursor, move |&cursor| {
+            let event = cursor.checked_sub(1).and_then(|i| trace.events().get(i));
+            let milestone = event.is_some_and(|e| crate::player::is_milestone(&e.kind));
+            let end = cursor == trace.len() && cursor > 0;
+            if steps == Steps::Each || milestone || end {
+                let event =
+                    event.map(|e| (e.kind.tag().to_owned(), trace.actor_name(e.actor), e.at_ms));
+                post(&Outbound::Step { t_ms, cursor, event, milestone });
             }
-            if let Some(height) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.body())
-                .map(|b| b.scroll_height())
-            {
-                post(
-                    embed,
-                    &origins,
-                    &Outbound::Resize { height: u32::try_from(height).unwrap_or(0) },
-                );
+            if end {
+                post(&Outbound::Completed { scenario: id.clone() });
+                // The learning event goes once per visit: the learner saw the whole run.
+                if !std::mem::replace(&mut *progressed.borrow_mut(), true) {
+                    let activity = crate::xapi::Activity {
+                        id: format!("{}#/s/{id}", site_address()),
+                        name: title,
+                        ..Default::default()
+                    };
+                    let outcome =
+                        crate::xapi::Outcome { completion: Some(true), ..Default::default() };
+                    post_statement(&crate::xapi::statement(
+                        &statement_context(lang),
+                        crate::xapi::Verb::Progressed,
+                        &activity,
+                        &outcome,
+                        None,
+                    ));
+                }
             }
             || ()
         });
@@ -224,7 +247,11 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         false => swimlanes::Future::Shown,
     };
     html! {
-        <section class={classes!("player", embed.then_some("compact"))} data-testid="player" data-id={id.clone()} tabindex="0" {onkeydown}
+        <section class={classes!("player", embed.then_some("compact"), match props.link.options.controls {
+                    Controls::Full => None,
+                    Controls::Compact => Some("controls-compact"),
+                    Controls::None => Some("controls-none"),
+                 })} data-testid="player" data-id={id.clone()} tabindex="0" {onkeydown}
                  aria-label={m.tf("player.label", &[("title", &title)])}>
             <header class="player-head">
                 <h1>{ &title }</h1>
@@ -250,7 +277,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             { story }
             <div class="visually-hidden" aria-live="polite" data-testid="live">{ live }</div>
             if let Some(i) = player.prompt_due() {
-                <prompt::PromptBox key={i} scenario={scenario.clone()} index={i} on_action={dispatch.clone()} embed={embed} origins={origins.clone()} />
+                <prompt::PromptBox key={i} scenario={scenario.clone()} index={i} on_action={dispatch.clone()} />
             }
             <div class="player-body">
                 <inspector::Inspector trace={player.trace.clone()} cursor={player.cursor} time_ms={player.time_ms} on_action={dispatch.clone()} />

@@ -3,36 +3,66 @@
 
 use yew::prelude::*;
 
-use crate::embed::Outbound;
+use crate::embed::{Answered, Outbound};
 use crate::player::Action;
-use crate::ui::embed::post;
+use crate::ui::embed::{post, post_statement, site_address, statement_context};
 use crate::ui::i18n::use_i18n;
+use crate::xapi::{Activity, Outcome, Verb, statement};
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct PromptBoxProps {
     pub(crate) scenario: crate::player::ScenarioRef,
     pub(crate) index: usize,
     pub(crate) on_action: Callback<Action>,
-    pub(crate) embed: bool,
-    pub(crate) origins: Vec<String>,
 }
 
 #[component]
 pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
     let m = use_i18n();
     let chosen = use_state(|| None::<usize>);
+    let attempts = use_mut_ref(|| 0u32);
     let Some(prompt) = props.scenario.prompts.get(props.index) else { return html! {} };
-    let key = |suffix: &str| format!("s.{}.p.{}.{suffix}", props.scenario.id, props.index);
+    let id = &props.scenario.id;
+    let key = |suffix: &str| format!("s.{id}.p.{}.{suffix}", props.index);
     let answered = *chosen;
+    // The learning event names the question and its options as the learner read them.
+    let site = site_address();
+    let scenario_activity = Activity {
+        id: format!("{site}#/s/{id}"),
+        name: m.content(&format!("s.{id}.title"), &props.scenario.title),
+        ..Activity::default()
+    };
+    let activity = Activity {
+        id: format!("{site}#/s/{id}?prompt={}", props.index),
+        name: m.content(&key("question"), &prompt.question),
+        choices: (0..prompt.options.len())
+            .map(|j| m.content(&key(&format!("o.{j}")), &prompt.options[j]))
+            .collect(),
+        correct: Some(prompt.answer),
+    };
     let options = prompt.options.iter().enumerate().map(|(j, option)| {
         let chosen = chosen.clone();
-        let embed = props.embed;
-        let origins = props.origins.clone();
-        let question = format!("{}#prompt-{}", props.scenario.id, props.index);
+        let attempts = attempts.clone();
+        let question = format!("{id}#prompt-{}", props.index);
         let correct = j == prompt.answer;
+        let (activity, parent, lang) = (activity.clone(), scenario_activity.clone(), m.lang);
         let onclick = Callback::from(move |_: MouseEvent| {
             chosen.set(Some(j));
-            post(embed, &origins, &Outbound::QuizAnswered { question: question.clone(), correct });
+            let attempt = {
+                let mut n = attempts.borrow_mut();
+                *n += 1;
+                *n
+            };
+            post(&Outbound::QuizAnswered(Answered {
+                question: question.clone(),
+                correct,
+                choice: j,
+                attempt,
+                first_try: attempt == 1,
+                ..Answered::default()
+            }));
+            let outcome = Outcome { success: Some(correct), response: Some(j), ..Outcome::default() };
+            post_statement(&statement(&statement_context(lang), Verb::Answered, &activity, &outcome, Some(&parent)));
         });
         let class = match answered {
             Some(a) if a == j && correct => "right",
@@ -63,11 +93,11 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
             <ol class="options">{ for options }</ol>
             if let Some(a) = answered {
                 <div class="feedback" role="status" data-testid="prompt-feedback">
-                    <strong>{ if a == prompt.answer { m.t("quiz.correct") } else { m.t("quiz.wrong") } }</strong>
+                    <strong>{ if a == prompt.answer { m.t("prompt.correct") } else { m.t("prompt.wrong") } }</strong>
                     { " " }{ m.content(&key("explanation"), &prompt.explanation) }
                 </div>
                 if a != prompt.answer {
-                    <button onclick={retry} data-testid="prompt-retry">{ m.t("quiz.retry") }</button>
+                    <button onclick={retry} data-testid="prompt-retry">{ m.t("prompt.retry") }</button>
                 }
                 <button onclick={go_on} data-testid="prompt-continue">{ m.t("prompt.continue") }</button>
             }

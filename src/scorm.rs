@@ -1,0 +1,400 @@
+//! The SCORM run-time side of a course package: what a SCO tells the LMS, in which data
+//! model (SCORM 1.2 or 2004, never mixing their element names), and when.
+//!
+//! Owns the SCO's configuration (read from the launch page's `<meta name="fencing-sco">`,
+//! written by `scripts/package`), the learner's state kept in `suspend_data`, and the calls
+//! that follow from each thing the learner does. Pure: it never finds or calls the LMS's API
+//! (the shell does, with the calls this returns) and never reads a clock (times are
+//! arguments).
+
+use std::collections::BTreeSet;
+
+use crate::json::{Out, Value};
+use crate::progress::Progress;
+
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Version {
+    /// `window.API`, `cmi.core.*`.
+    V12,
+    /// `window.API_1484_11`, `cmi.*`.
+    V2004,
+}
+
+/// What one SCO of the package is.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Sco {
+    /// The quiz, with the questions chosen at packaging time; its score is the grade.
+    Quiz { questions: Vec<String>, mastery_pct: u8 },
+    /// One chapter of scenarios: completed when the learner has reached the end of each
+    /// (which takes answering its prediction prompts).
+    Chapter { number: usize, title: String, scenarios: Vec<String> },
+}
+
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Config {
+    pub version: Version,
+    pub sco: Sco,
+}
+
+/// One call on the LMS's API.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Call {
+    Set(&'static str, String),
+    Commit,
+    /// `LMSFinish` (1.2) or `Terminate` (2004).
+    Finish,
+}
+
+/// The data model's element names and limits, per version.
+struct Model {
+    status: &'static str,
+    location: &'static str,
+    location_max: usize,
+    suspend_max: usize,
+    score_raw: &'static str,
+    score_min: &'static str,
+    score_max: &'static str,
+    session_time: &'static str,
+    exit: &'static str,
+}
+
+const V12: Model = Model {
+    status: "cmi.core.lesson_status",
+    location: "cmi.core.lesson_location",
+    location_max: 255,
+    suspend_max: 4_096,
+    score_raw: "cmi.core.score.raw",
+    score_min: "cmi.core.score.min",
+    score_max: "cmi.core.score.max",
+    session_time: "cmi.core.session_time",
+    exit: "cmi.core.exit",
+};
+
+const V2004: Model = Model {
+    status: "cmi.completion_status",
+    location: "cmi.location",
+    location_max: 1_000,
+    suspend_max: 64_000,
+    score_raw: "cmi.score.raw",
+    score_min: "cmi.score.min",
+    score_max: "cmi.score.max",
+    session_time: "cmi.session_time",
+    exit: "cmi.exit",
+};
+
+impl Version {
+    fn model(self) -> &'static Model {
+        match self {
+            Version::V12 => &V12,
+            Version::V2004 => &V2004,
+        }
+    }
+
+    /// The global the API object lives under.
+    pub fn api_name(self) -> &'static str {
+        match self {
+            Version::V12 => "API",
+            Version::V2004 => "API_1484_11",
+        }
+    }
+
+    /// The API's method names: initialize, get, set, commit, finish.
+    pub fn methods(self) -> [&'static str; 5] {
+        match self {
+            Version::V12 => {
+                ["LMSInitialize", "LMSGetValue", "LMSSetValue", "LMSCommit", "LMSFinish"]
+            }
+            Version::V2004 => ["Initialize", "GetValue", "SetValue", "Commit", "Terminate"],
+        }
+    }
+
+    /// The elements read at start: status, suspend_data, location, the pass mark.
+    pub fn reads(self) -> [&'static str; 4] {
+        let m = self.model();
+        let mastery = match self {
+            Version::V12 => "cmi.student_data.mastery_score",
+            Version::V2004 => "cmi.scaled_passing_score",
+        };
+        [m.status, "cmi.suspend_data", m.location, mastery]
+    }
+}
+
+impl Config {
+    /// Reads the launch page's `<meta name="fencing-sco" content="...">`:
+    /// `scorm=1.2;quiz;mastery=80;questions=a,b` or
+    /// `scorm=2004;chapter=1;title=The problem;scenarios=a,b`.
+    pub fn parse(text: &str) -> Result<Config, String> {
+        let mut version = None;
+        let (mut quiz, mut chapter, mut title) = (false, None, String::new());
+        let (mut mastery_pct, mut list) = (crate::progress::MASTERY_PCT, Vec::new());
+        for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = part.split_once('=').unwrap_or((part, ""));
+            match name {
+                "scorm" => {
+                    version = Some(match value {
+                        "1.2" => Version::V12,
+                        "2004" => Version::V2004,
+                        other => return Err(format!("scorm={other} is not 1.2 or 2004")),
+                    })
+                }
+                "quiz" => quiz = true,
+                "chapter" => {
+                    chapter = Some(
+                        value
+                            .parse::<usize>()
+                            .map_err(|_| format!("chapter={value} is not a number"))?,
+                    )
+                }
+                "title" => title = value.to_owned(),
+                "mastery" => {
+                    mastery_pct = value
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|p| *p <= 100)
+                        .ok_or_else(|| format!("mastery={value} is not a percentage"))?
+                }
+                "questions" | "scenarios" => list = value.split(',').map(str::to_owned).collect(),
+                other => return Err(format!("{other} is not a setting of a SCO")),
+            }
+        }
+        let version = version.ok_or("the SCO names no SCORM version")?;
+        let sco = match (quiz, chapter) {
+            (true, None) => {
+                let bank = crate::quiz::bank();
+                let questions = match list.is_empty() {
+                    true => bank.iter().map(|q| q.id.clone()).collect(),
+                    false => list,
+                };
+                if let Some(unknown) = questions.iter().find(|q| !bank.iter().any(|b| &b.id == *q))
+                {
+                    return Err(format!("{unknown} is not a quiz question"));
+                }
+                Sco::Quiz { questions, mastery_pct }
+            }
+            (false, Some(number)) => {
+                if list.is_empty() {
+                    return Err("the chapter lists no scenarios".to_owned());
+                }
+                if let Some(unknown) = list.iter().find(|id| !crate::catalogue::is_builtin(id)) {
+                    return Err(format!("{unknown} is not a built-in scenario"));
+                }
+                Sco::Chapter { number, title, scenarios: list }
+            }
+            _ => return Err("a SCO is either the quiz or one chapter".to_owned()),
+        };
+        Ok(Config { version, sco })
+    }
+}
+
+/// The learner's state in this SCO, kept in `suspend_data` so an LMS resumes it.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Suspended {
+    pub quiz: Progress,
+    /// Scenarios whose end the learner reached.
+    pub done: BTreeSet<String>,
+}
+
+impl Suspended {
+    /// `{"q": <quiz progress>, "d": [ids]}`.
+    pub fn to_text(&self) -> String {
+        let done = Out::Arr(self.done.iter().map(|id| Out::str(id)).collect()).compact();
+        Out::Obj(vec![("q", Out::Raw(self.quiz.to_text())), ("d", Out::Raw(done))]).compact()
+    }
+
+    /// What an LMS gave back; anything unreadable starts afresh (never a panic).
+    pub fn read(text: &str) -> Suspended {
+        let Ok(root) = crate::json::parse(text) else { return Suspended::default() };
+        let Value::Object(members) = root.value else { return Suspended::default() };
+        let mut state = Suspended::default();
+        for (key, node) in members {
+            match (key.as_str(), node.value) {
+                ("q", value) => {
+                    if let crate::progress::Stored::Valid(quiz) = Progress::from_value(value) {
+                        state.quiz = quiz;
+                    }
+                }
+                ("d", Value::Array(items)) => {
+                    state.done = items
+                        .into_iter()
+                        .filter_map(|i| match i.value {
+                            Value::String(id) if crate::catalogue::is_builtin(&id) => Some(id),
+                            _ => None,
+                        })
+                        .collect();
+                }
+                _ => {}
+            }
+        }
+        state
+    }
+}
+
+/// One SCO's session with the LMS.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Session {
+    pub config: Config,
+    pub state: Suspended,
+    /// The view to reopen (from the LMS's location), if it gave one.
+    pub resume_at: Option<String>,
+    mastery_pct: u8,
+    finished: bool,
+}
+
+impl Session {
+    /// The session after `Initialize`, given what the LMS answered for
+    /// [`Version::reads`] (in that order), and the calls that open it.
+    pub fn start(config: Config, read: [String; 4]) -> (Session, Vec<Call>) {
+        let [status, suspend, location, mastery] = read;
+        let version = config.version;
+        // The LMS's pass mark, when it has one, wins over the package's.
+        let package_mastery = match &config.sco {
+            Sco::Quiz { mastery_pct, .. } => *mastery_pct,
+            Sco::Chapter { .. } => 100,
+        };
+        let mastery_pct = match version {
+            Version::V12 => mastery.trim().parse::<u8>().ok().filter(|p| *p <= 100),
+            Version::V2004 => scaled_to_pct(&mastery),
+        }
+        .unwrap_or(package_mastery);
+        let state = Suspended::read(&suspend);
+        let resume_at = Some(location).filter(|l| l.starts_with("#/"));
+        let mut session = Session { config, state, resume_at, mastery_pct, finished: false };
+        let mut calls = Vec::new();
+        let fresh = matches!(status.as_str(), "" | "not attempted" | "unknown");
+        if fresh {
+            calls.push(Call::Set(version.model().status, "incomplete".to_owned()));
+        }
+        // A resumed SCO that was already finished reports nothing new until it changes.
+        session.finished = !fresh && session.is_done();
+        calls.push(Call::Commit);
+        (session, calls)
+    }
+
+    /// The learner's quiz progress changed.
+    pub fn on_quiz(&mut self, progress: Progress) -> Vec<Call> {
+        self.state.quiz = progress;
+        self.report()
+    }
+
+    /// The learner reached the end of scenario `id`.
+    pub fn on_scenario_done(&mut self, id: &str) -> Vec<Call> {
+        if !self.state.done.insert(id.to_owned()) {
+            return Vec::new();
+        }
+        self.report()
+    }
+
+    /// The learner moved to another view (`#/...`): where to resume.
+    pub fn on_location(&mut self, hash: &str) -> Vec<Call> {
+        let model = self.config.version.model();
+        if hash.len() > model.location_max || !hash.starts_with("#/") {
+            return Vec::new();
+        }
+        vec![Call::Set(model.location, hash.to_owned())]
+    }
+
+    /// The page is going away after `session_ms` of this session.
+    pub fn end(&mut self, session_ms: u64) -> Vec<Call> {
+        let version = self.config.version;
+        let model = version.model();
+        let time = match version {
+            Version::V12 => cmi_timespan(session_ms),
+            Version::V2004 => crate::xapi::iso_duration(session_ms),
+        };
+        let exit = match (self.is_done(), version) {
+            (false, _) => "suspend",
+            (true, Version::V12) => "",
+            (true, Version::V2004) => "normal",
+        };
+        vec![
+            Call::Set(model.session_time, time),
+            Call::Set(model.exit, exit.to_owned()),
+            Call::Commit,
+            Call::Finish,
+        ]
+    }
+
+    /// Questions of this SCO and how many the learner got right at the first try.
+    pub fn score(&self) -> Option<(usize, usize)> {
+        match &self.config.sco {
+            Sco::Quiz { questions, .. } => {
+                Some((self.state.quiz.score(questions), questions.len()))
+            }
+            Sco::Chapter { .. } => None,
+        }
+    }
+
+    pub fn is_done(&self) -> bool {
+        match &self.config.sco {
+            Sco::Quiz { questions, .. } => self.state.quiz.complete(questions),
+            Sco::Chapter { scenarios, .. } => {
+                scenarios.iter().all(|id| self.state.done.contains(id))
+            }
+        }
+    }
+
+    /// suspend_data always; score and status once the SCO is done; then a commit.
+    fn report(&mut self) -> Vec<Call> {
+        let version = self.config.version;
+        let model = version.model();
+        let mut calls = Vec::new();
+        let suspend = self.state.to_text();
+        if suspend.len() <= model.suspend_max {
+            calls.push(Call::Set("cmi.suspend_data", suspend));
+        }
+        if self.is_done() && !self.finished {
+            self.finished = true;
+            match self.score() {
+                Some((score, total)) => {
+                    let pct = (score * 100 + total / 2).checked_div(total).unwrap_or(100);
+                    calls.push(Call::Set(model.score_min, "0".to_owned()));
+                    calls.push(Call::Set(model.score_max, "100".to_owned()));
+                    calls.push(Call::Set(model.score_raw, pct.to_string()));
+                    let passed = crate::progress::passed(score, total, self.mastery_pct);
+                    let verdict = if passed { "passed" } else { "failed" };
+                    match version {
+                        Version::V12 => calls.push(Call::Set(model.status, verdict.to_owned())),
+                        Version::V2004 => {
+                            calls.push(Call::Set(
+                                "cmi.score.scaled",
+                                crate::xapi::fraction(score as u64, total as u64),
+                            ));
+                            calls.push(Call::Set("cmi.success_status", verdict.to_owned()));
+                            calls.push(Call::Set(model.status, "completed".to_owned()));
+                        }
+                    }
+                }
+                None => calls.push(Call::Set(model.status, "completed".to_owned())),
+            }
+        }
+        calls.push(Call::Commit);
+        calls
+    }
+}
+
+/// SCORM 1.2's `CMITimespan`: `HHHH:MM:SS.SS`.
+pub fn cmi_timespan(ms: u64) -> String {
+    let centis = ms / 10;
+    let (h, m, s, c) = (centis / 360_000, centis / 6_000 % 60, centis / 100 % 60, centis % 100);
+    format!("{:04}:{m:02}:{s:02}.{c:02}", h.min(9_999))
+}
+
+/// `0.8` (a 2004 scaled passing score) as 80 percent; `None` for anything else.
+fn scaled_to_pct(text: &str) -> Option<u8> {
+    let text = text.trim();
+    let (whole, part) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && part.is_empty() || !digits(whole) || !digits(part) {
+        return None;
+    }
+    let whole: u32 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let mut hundredths: u32 = 0;
+    for (i, b) in part.bytes().take(2).enumerate() {
+        hundredths += u32::from(b - b'0') * if i == 0 { 10 } else { 1 };
+    }
+    let pct = whole.checked_mul(100)?.checked_add(hundredths)?;
+    u8::try_from(pct).ok().filter(|p| *p <= 100)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,206 @@
+use super::{Call, Config, Sco, Session, Suspended, Version, cmi_timespan, scaled_to_pct};
+use crate::progress::Progress;
+
+fn quiz(version: &str, extra: &str) -> Config {
+    Config::parse(&format!("scorm={version};quiz;{extra}")).expect("valid")
+}
+
+fn fresh() -> [String; 4] {
+    ["not attempted".into(), String::new(), String::new(), String::new()]
+}
+
+fn names(calls: &[Call]) -> Vec<&'static str> {
+    calls
+        .iter()
+        .filter_map(|c| match c {
+            Call::Set(name, _) => Some(*name),
+            _ => None,
+        })
+        .collect()
+}
+
+fn value<'a>(calls: &'a [Call], name: &str) -> Option<&'a str> {
+    calls.iter().rev().find_map(|c| match c {
+        Call::Set(n, v) if *n == name => Some(v.as_str()),
+        _ => None,
+    })
+}
+
+/// Answers every question of the SCO, the first `right` of them right at the first try.
+fn answer_all(session: &mut Session, right: usize) -> Vec<Call> {
+    let Sco::Quiz { questions, .. } = session.config.sco.clone() else { panic!("a quiz") };
+    let mut progress = Progress::default();
+    let mut calls = Vec::new();
+    for (i, q) in questions.iter().enumerate() {
+        progress.record(q, i < right);
+        calls.extend(session.on_quiz(progress.clone()));
+    }
+    calls
+}
+
+#[test]
+fn configs_are_read_and_checked() {
+    let all = quiz("1.2", "");
+    assert_eq!(all.version, Version::V12);
+    let Sco::Quiz { questions, mastery_pct } = &all.sco else { panic!() };
+    assert_eq!((questions.len(), *mastery_pct), (crate::quiz::BANK_SIZE, 80));
+    let some = quiz("2004", "mastery=70;questions=stale-write-at-the-db,clock-jump");
+    assert_eq!(
+        some.sco,
+        Sco::Quiz {
+            questions: vec!["stale-write-at-the-db".into(), "clock-jump".into()],
+            mastery_pct: 70
+        }
+    );
+    let chapter = Config::parse(
+        "scorm=2004;chapter=1;title=The problem;scenarios=gc-pause-unfenced,gc-pause-fenced",
+    )
+    .unwrap();
+    assert_eq!(
+        chapter.sco,
+        Sco::Chapter {
+            number: 1,
+            title: "The problem".into(),
+            scenarios: vec!["gc-pause-unfenced".into(), "gc-pause-fenced".into()]
+        }
+    );
+    for (bad, needle) in [
+        ("quiz", "no SCORM version"),
+        ("scorm=1.3;quiz", "not 1.2 or 2004"),
+        ("scorm=1.2", "either the quiz or one chapter"),
+        ("scorm=1.2;quiz;chapter=1;scenarios=gc-pause-fenced", "either"),
+        ("scorm=1.2;quiz;questions=nope", "not a quiz question"),
+        ("scorm=1.2;quiz;mastery=120", "percentage"),
+        ("scorm=1.2;chapter=x", "not a number"),
+        ("scorm=1.2;chapter=1", "lists no scenarios"),
+        ("scorm=1.2;chapter=1;scenarios=nope", "not a built-in"),
+        ("scorm=1.2;quiz;colour=red", "not a setting"),
+    ] {
+        let error = Config::parse(bad).expect_err(bad);
+        assert!(error.contains(needle), "{bad}: {error}");
+    }
+}
+
+#[test]
+fn a_scorm_12_quiz_reports_status_score_and_time_in_12_names_only() {
+    let (mut session, opening) = Session::start(quiz("1.2", ""), fresh());
+    assert_eq!(opening, [Call::Set("cmi.core.lesson_status", "incomplete".into()), Call::Commit]);
+    let total = crate::quiz::BANK_SIZE;
+    let calls = answer_all(&mut session, 24);
+    assert_eq!(value(&calls, "cmi.core.score.raw"), Some("80"));
+    assert_eq!(value(&calls, "cmi.core.score.min"), Some("0"));
+    assert_eq!(value(&calls, "cmi.core.score.max"), Some("100"));
+    assert_eq!(value(&calls, "cmi.core.lesson_status"), Some("passed"), "24 of {total} is 80 %");
+    assert!(matches!(calls.last(), Some(Call::Commit)), "every change is committed");
+    let suspend = value(&calls, "cmi.suspend_data").unwrap();
+    assert!(suspend.len() <= 4_096, "{} characters", suspend.len());
+    let end = session.end(3_723_450);
+    assert_eq!(value(&end, "cmi.core.session_time"), Some("0001:02:03.45"));
+    assert_eq!(value(&end, "cmi.core.exit"), Some(""));
+    assert_eq!(end[end.len() - 2..], [Call::Commit, Call::Finish]);
+    // Never a 2004 name in a 1.2 package.
+    for name in names(&opening).into_iter().chain(names(&calls)).chain(names(&end)) {
+        assert!(name.starts_with("cmi.core.") || name == "cmi.suspend_data", "{name}");
+    }
+    // One fewer right: failed.
+    let (mut failing, _) = Session::start(quiz("1.2", ""), fresh());
+    assert_eq!(value(&answer_all(&mut failing, 23), "cmi.core.lesson_status"), Some("failed"));
+}
+
+#[test]
+fn a_scorm_2004_quiz_reports_completion_and_success_separately() {
+    let (mut session, opening) = Session::start(
+        quiz("2004", "questions=stale-write-at-the-db,clock-jump,uuid-token"),
+        fresh(),
+    );
+    assert_eq!(opening[0], Call::Set("cmi.completion_status", "incomplete".into()));
+    let calls = answer_all(&mut session, 2);
+    assert_eq!(value(&calls, "cmi.score.scaled"), Some("0.6667"));
+    assert_eq!(value(&calls, "cmi.score.raw"), Some("67"));
+    assert_eq!(value(&calls, "cmi.success_status"), Some("failed"), "2 of 3 is under 80 %");
+    assert_eq!(value(&calls, "cmi.completion_status"), Some("completed"));
+    let end = session.end(90_500);
+    assert_eq!(value(&end, "cmi.session_time"), Some("PT90.5S"));
+    assert_eq!(value(&end, "cmi.exit"), Some("normal"));
+    for name in names(&opening).into_iter().chain(names(&calls)).chain(names(&end)) {
+        assert!(!name.starts_with("cmi.core.") && !name.starts_with("cmi.student_data"), "{name}");
+    }
+    // The LMS's pass mark wins over the package's: 0.6 makes 2 of 3 a pass.
+    let read = ["unknown".into(), String::new(), String::new(), "0.6".into()];
+    let (mut lenient, _) =
+        Session::start(quiz("2004", "questions=stale-write-at-the-db,clock-jump,uuid-token"), read);
+    assert_eq!(value(&answer_all(&mut lenient, 2), "cmi.success_status"), Some("passed"));
+}
+
+#[test]
+fn an_unfinished_sco_suspends_and_resumes_where_it_was() {
+    let (mut session, _) =
+        Session::start(quiz("1.2", "questions=stale-write-at-the-db,clock-jump"), fresh());
+    let mut progress = Progress::default();
+    progress.record("clock-jump", true);
+    let calls = session.on_quiz(progress.clone());
+    assert_eq!(value(&calls, "cmi.core.lesson_status"), None, "not done yet");
+    assert_eq!(
+        session.on_location("#/quiz?v=1&q=2"),
+        [Call::Set("cmi.core.lesson_location", "#/quiz?v=1&q=2".into())]
+    );
+    assert!(
+        session.on_location(&format!("#/{}", "x".repeat(300))).is_empty(),
+        "over 255 characters: not stored"
+    );
+    let end = session.end(1_000);
+    assert_eq!(value(&end, "cmi.core.exit"), Some("suspend"));
+    // The LMS hands the same data back on the next launch.
+    let suspend = value(&calls, "cmi.suspend_data").unwrap().to_owned();
+    let read = ["incomplete".into(), suspend, "#/quiz?v=1&q=2".into(), String::new()];
+    let (resumed, opening) =
+        Session::start(quiz("1.2", "questions=stale-write-at-the-db,clock-jump"), read);
+    assert_eq!(resumed.state.quiz, progress);
+    assert_eq!(resumed.resume_at.as_deref(), Some("#/quiz?v=1&q=2"));
+    assert_eq!(opening, [Call::Commit], "an attempt in progress keeps its status");
+}
+
+#[test]
+fn a_chapter_completes_when_every_scenario_was_seen_to_its_end() {
+    let config = Config::parse(
+        "scorm=1.2;chapter=1;title=The problem;scenarios=gc-pause-unfenced,gc-pause-fenced",
+    )
+    .unwrap();
+    let (mut session, _) = Session::start(config, fresh());
+    let first = session.on_scenario_done("gc-pause-unfenced");
+    assert_eq!(value(&first, "cmi.core.lesson_status"), None);
+    assert!(session.on_scenario_done("gc-pause-unfenced").is_empty(), "once per scenario");
+    let second = session.on_scenario_done("gc-pause-fenced");
+    assert_eq!(value(&second, "cmi.core.lesson_status"), Some("completed"));
+    assert_eq!(value(&second, "cmi.core.score.raw"), None, "a chapter has no score");
+    let state = Suspended::read(value(&second, "cmi.suspend_data").unwrap());
+    assert_eq!(state.done.len(), 2);
+}
+
+#[test]
+fn whatever_an_lms_hands_back_is_read_without_a_panic() {
+    for text in [
+        "",
+        "{",
+        "[]",
+        r#"{"q":5,"d":"x"}"#,
+        r#"{"q":{"nope":true},"d":[1,"no-such-scenario"]}"#,
+        "\u{0}",
+    ] {
+        assert_eq!(Suspended::read(text), Suspended::default(), "{text:?}");
+    }
+}
+
+#[test]
+fn times_and_pass_marks_in_the_lms_formats() {
+    assert_eq!(cmi_timespan(0), "0000:00:00.00");
+    assert_eq!(cmi_timespan(59_999), "0000:00:59.99");
+    assert!(cmi_timespan(u64::MAX).starts_with("9999:"), "hours stop at four digits");
+    assert_eq!(
+        [scaled_to_pct("0.8"), scaled_to_pct("1"), scaled_to_pct("0.75"), scaled_to_pct(".5")],
+        [Some(80), Some(100), Some(75), Some(50)]
+    );
+    for bad in ["", "-0.5", "1.5", "abc", "0.8.1", "."] {
+        assert_eq!(scaled_to_pct(bad), None, "{bad}");
+    }
+}

@@ -1,0 +1,210 @@
+//! One SCO of a course package (`scripts/package`): finds the LMS's SCORM API, opens the
+//! session its launch page describes (`<meta name="fencing-sco">`), reports what the
+//! learner does, and ends the session when the page goes away. It hears the learner
+//! through the same events an embed's host page hears (`crate::ui::embed`). The rules are
+//! in `crate::scorm`; this is only the browser glue. Without an API the page runs as the
+//! plain site.
+
+use std::cell::RefCell;
+
+use gloo_events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::prelude::*;
+
+use crate::embed::{Inbound, Outbound};
+use crate::progress::{Progress, Stored};
+use crate::route::{Link, View};
+use crate::scorm::{Call, Config, Sco, Session};
+use crate::ui::i18n::use_i18n;
+
+struct Live {
+    session: Session,
+    /// The LMS's API object (`API` or `API_1484_11`), if one was found.
+    api: Option<JsValue>,
+    started_ms: f64,
+}
+
+thread_local! {
+    static LIVE: RefCell<Option<Live>> = const { RefCell::new(None) };
+}
+
+/// Reads the launch page's configuration, opens the session, and sends the learner to
+/// where they left off (or to the SCO's start).
+pub(crate) fn start() {
+    let Some(window) = web_sys::window() else { return };
+    let content = window
+        .document()
+        .and_then(|d| d.query_selector("meta[name=fencing-sco]").ok().flatten())
+        .and_then(|m| m.get_attribute("content"));
+    let config = match content.as_deref().map(Config::parse) {
+        Some(Ok(config)) => config,
+        Some(Err(why)) => {
+            return web_sys::console::error_1(
+                &format!("this course package's SCO is misconfigured: {why}").into(),
+            );
+        }
+        None => return,
+    };
+    let version = config.version;
+    let api = find_api(&window, version.api_name());
+    let [initialize, get, ..] = version.methods();
+    let read = match &api {
+        Some(api) => {
+            invoke(api, initialize, &[""]);
+            version.reads().map(|name| invoke(api, get, &[name]).as_string().unwrap_or_default())
+        }
+        None => Default::default(),
+    };
+    let (session, calls) = Session::start(config, read);
+    if let Sco::Quiz { questions, .. } = &session.config.sco {
+        crate::ui::quiz::set_course(questions.clone());
+    }
+    // The quiz takes the LMS's copy of the learner's progress like a host's.
+    if !session.state.quiz.answers.is_empty() {
+        crate::ui::embed::deliver(Inbound::RestoreProgress { data: session.state.quiz.to_text() });
+    }
+    let here = crate::ui::app::current_hash();
+    if here.is_empty() || here == "#" {
+        let start = session.resume_at.clone().unwrap_or_else(|| match session.config.sco {
+            Sco::Quiz { .. } => "#/quiz".to_owned(),
+            Sco::Chapter { .. } => "#/".to_owned(),
+        });
+        let _ = window.location().replace(&start);
+    }
+    let started_ms = js_sys::Date::now();
+    LIVE.with(|l| *l.borrow_mut() = Some(Live { session, api, started_ms }));
+    apply(calls);
+    crate::ui::embed::set_observer(observe);
+    EventListener::new(&window, "hashchange", |_| {
+        let hash = crate::ui::app::current_hash();
+        with_session(|s| s.on_location(&hash));
+    })
+    .forget();
+    // `pagehide` fires when the LMS closes the frame or the learner leaves (`unload` is
+    // unreliable and disabled in some browsers).
+    EventListener::new(&window, "pagehide", |_| {
+        let started_ms = LIVE.with(|l| l.borrow().as_ref().map_or(0.0, |l| l.started_ms));
+        let session_ms = (js_sys::Date::now() - started_ms).max(0.0) as u64;
+        with_session(|s| s.end(session_ms));
+    })
+    .forget();
+}
+
+/// What the learner did, as the views report it.
+fn observe(message: &Outbound) {
+    match message {
+        Outbound::Progress { data } => {
+            if let Stored::Valid(progress) = Progress::read(Some(data)) {
+                with_session(|s| s.on_quiz(progress));
+            }
+        }
+        Outbound::Completed { scenario } => with_session(|s| s.on_scenario_done(scenario)),
+        _ => {}
+    }
+}
+
+fn with_session(f: impl FnOnce(&mut Session) -> Vec<Call>) {
+    let calls = LIVE.with(|l| l.borrow_mut().as_mut().map(|live| f(&mut live.session)));
+    if let Some(calls) = calls {
+        apply(calls);
+    }
+}
+
+fn apply(calls: Vec<Call>) {
+    let target = LIVE.with(|l| {
+        l.borrow().as_ref().and_then(|l| Some((l.api.clone()?, l.session.config.version)))
+    });
+    let Some((api, version)) = target else { return };
+    let [_, _, set, commit, finish] = version.methods();
+    for call in calls {
+        match call {
+            Call::Set(name, value) => invoke(&api, set, &[name, &value]),
+            Call::Commit => invoke(&api, commit, &[""]),
+            Call::Finish => invoke(&api, finish, &[""]),
+        };
+    }
+}
+
+/// Calls `api[method](args...)`; an LMS that throws or lacks the method answers undefined.
+fn invoke(api: &JsValue, method: &str, args: &[&str]) -> JsValue {
+    let Ok(function) =
+        js_sys::Reflect::get(api, &method.into()).and_then(|f| f.dyn_into::<js_sys::Function>())
+    else {
+        return JsValue::UNDEFINED;
+    };
+    let args: js_sys::Array = args.iter().map(|a| JsValue::from_str(a)).collect();
+    function.apply(api, &args).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// SCORM's discovery: this window and its parents (at most 500 levels), then the opener
+/// of the top window. Frames of another origin throw on access and are skipped.
+fn find_api(window: &web_sys::Window, name: &str) -> Option<JsValue> {
+    let found =
+        |w: &JsValue| js_sys::Reflect::get(w, &name.into()).ok().filter(|api| api.is_object());
+    let mut here: JsValue = window.clone().into();
+    for _ in 0..500 {
+        if let Some(api) = found(&here) {
+            return Some(api);
+        }
+        let parent = js_sys::Reflect::get(&here, &"parent".into()).ok()?;
+        if parent.is_undefined() || parent.is_null() || js_sys::Object::is(&parent, &here) {
+            break;
+        }
+        here = parent;
+    }
+    let top = js_sys::Reflect::get(window, &"top".into()).ok()?;
+    let opener = js_sys::Reflect::get(&top, &"opener".into()).ok()?;
+    (!opener.is_null() && !opener.is_undefined()).then(|| found(&opener)).flatten()
+}
+
+/// A chapter SCO's number, title, and its scenarios with whether each was seen to its end.
+type Chapter = (usize, String, Vec<(String, bool)>);
+
+/// The chapter of this page, when it is a chapter SCO.
+pub(crate) fn chapter() -> Option<Chapter> {
+    LIVE.with(|l| {
+        let l = l.borrow();
+        let live = l.as_ref()?;
+        match &live.session.config.sco {
+            Sco::Chapter { number, title, scenarios } => Some((
+                *number,
+                title.clone(),
+                scenarios
+                    .iter()
+                    .map(|id| (id.clone(), live.session.state.done.contains(id)))
+                    .collect(),
+            )),
+            Sco::Quiz { .. } => None,
+        }
+    })
+}
+
+/// The start page of a chapter SCO: its scenarios, each marked once the learner has seen
+/// it to its end.
+#[component]
+pub(crate) fn ChapterHome() -> Html {
+    let m = use_i18n();
+    let Some((number, title, scenarios)) = chapter() else {
+        return html! { <crate::ui::home::Home /> };
+    };
+    let done = scenarios.iter().filter(|(_, d)| *d).count();
+    html! {
+        <section class="home" data-testid="chapter">
+            <h1 class="home-title">{ m.content(&format!("chapter.{title}"), &title) }</h1>
+            <p class="lede" data-testid="chapter-progress">{ m.labf("course.progress", &[("n", &number.to_string()), ("done", &done.to_string()), ("m", &scenarios.len().to_string())]) }</p>
+            <ul class="cards">
+                { for scenarios.iter().map(|(id, seen)| {
+                    let entry = crate::catalogue::index().iter().find(|e| &e.id == id);
+                    let name = entry.map_or(id.clone(), |e| m.content(&format!("s.{id}.title"), &e.title));
+                    let href = Link::to(View::Scenario { id: id.clone() }).to_hash();
+                    html! {
+                        <li class="card" data-testid="chapter-scenario" data-id={id.clone()} data-done={seen.to_string()}>
+                            <a href={href}><h3>{ name }</h3></a>
+                            <span class={classes!("badge", (!seen).then_some("bad"))}>{ if *seen { m.lab("course.seen") } else { m.lab("course.unseen") } }</span>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </section>
+    }
+}

@@ -1,0 +1,402 @@
+// End-to-end check of what course platforms rely on, in Debian's headless Chromium:
+// a course page on another origin with two embeds (a player and the quiz) that receives
+// `ready`, xAPI statements in H5P's envelope, H5P's resize handshake and Canvas's
+// `lti.frameResize`, tells the two embeds apart by `frame=`, and has a seek it posted
+// before the player was ready applied.
+// Then both SCORM packages, unzipped under <site-dir>/lms12 and lms2004, in an LMS page
+// whose run-time is scorm-again: the manifest lists every file and names its version; the
+// quiz SCO reports status and score, suspends, and resumes from suspend_data; a chapter SCO
+// completes when its scenarios were seen to their end.
+// Usage: node tests/e2e/lms.cjs <app-url> <course-host-url-on-another-origin> <site-url> <site-dir>
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const [url, courseUrl, siteUrl, siteDir] = process.argv.slice(2);
+if (!url || !courseUrl || !siteUrl || !siteDir) {
+  console.error('usage: node tests/e2e/lms.cjs <app-url> <course-host-url> <site-url> <site-dir>');
+  process.exit(2);
+}
+const message = (body) => JSON.stringify({ protocol: 'fencing-playground', version: 1, ...body });
+
+async function twoEmbeds(browser, problems) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (err) => problems.push(`course page error: ${err.message}`));
+  const hostOrigin = new URL(courseUrl).origin;
+  const origins = encodeURIComponent(hostOrigin);
+  const left = `${url}#/s/gc-pause-fenced?v=1&embed=1&frame=left&origins=${origins}`;
+  const right = `${url}lab.html#/quiz?v=1&embed=1&frame=right&origins=${origins}`;
+  const early = message({ type: 'seek', t_ms: 31500 });
+  await page.goto(`${courseUrl}?left=${encodeURIComponent(left)}&right=${encodeURIComponent(right)}&early=${encodeURIComponent(early)}`);
+  const frame = (name) => page.frameLocator(`#${name}`);
+  // The seek posted on the frame's load, before the player existed, was kept and applied.
+  await frame('left').locator('[data-testid=clock]').filter({ hasText: '31.500 s' }).waitFor({ timeout: 20000 });
+  await frame('right').locator('[data-testid=quiz]').waitFor({ timeout: 20000 });
+  const got = () => page.evaluate(() => window.received);
+  const parsed = (m) => { try { return JSON.parse(m.text); } catch { return null; } };
+  await page.waitForFunction(() => window.received.filter((m) => m.text.includes('"type":"ready"')).length >= 2, null, { timeout: 15000 });
+  let all = (await got()).map((m) => ({ ...m, json: parsed(m) }));
+  const ours = all.filter((m) => m.json && m.json.protocol === 'fencing-playground');
+  const ready = ours.filter((m) => m.json.type === 'ready');
+  const readyLeft = ready.find((m) => m.from === 'left');
+  const readyRight = ready.find((m) => m.from === 'right');
+  if (!readyLeft || readyLeft.json.frame !== 'left' || readyLeft.json.view !== 'scenario') problems.push(`ready from the player: ${JSON.stringify(readyLeft)}`);
+  if (!readyRight || readyRight.json.frame !== 'right' || readyRight.json.view !== 'quiz' || readyRight.json.total !== 30) problems.push(`ready from the quiz: ${JSON.stringify(readyRight)}`);
+  // Every protocol message names the frame it came from.
+  const mixed = ours.filter((m) => m.json.frame !== m.from);
+  if (mixed.length) problems.push(`messages whose frame= does not match their source: ${mixed.slice(0, 2).map((m) => m.text).join(' ')}`);
+  // Heights: H5P's handshake sized both frames, and Canvas's message came from both.
+  await page.waitForFunction(() => window.h5pHeight.left > 300 && window.h5pHeight.right > 300, null, { timeout: 10000 })
+    .catch(() => {});
+  const heights = await page.evaluate(() => window.h5pHeight);
+  if (!(heights.left > 300 && heights.right > 300)) problems.push(`H5P resize did not size both frames: ${JSON.stringify(heights)}`);
+  const sizedLeft = await page.evaluate(() => document.getElementById('left').getBoundingClientRect().height);
+  if (Math.abs(sizedLeft - heights.left) > 1) problems.push(`the left frame is ${sizedLeft} px high, H5P said ${heights.left}`);
+  await page.waitForFunction(() => ['left', 'right'].every((side) => window.received.some((m) => m.from === side && m.text.includes('"subject":"lti.frameResize"'))), null, { timeout: 10000 })
+    .catch(() => {});
+  all = (await got()).map((m) => ({ ...m, json: parsed(m) }));
+  for (const side of ['left', 'right']) {
+    const canvas = all.filter((m) => m.from === side && m.json && m.json.subject === 'lti.frameResize' && m.json.height > 300);
+    if (!canvas.length) problems.push(`no lti.frameResize from the ${side} frame`);
+  }
+  // Play for a second: steps come per event, not per 50 ms tick; resize only on a change.
+  const before = (await got()).length;
+  await frame('left').locator('[data-testid=play]').click();
+  await page.waitForTimeout(1500);
+  // (Play may have stopped by itself at a prediction prompt; the host's pause is harmless.)
+  await page.evaluate((m) => document.getElementById('left').contentWindow.postMessage(m, '*'), message({ type: 'pause' }));
+  const during = (await got()).slice(before).map((m) => ({ ...m, json: parsed(m) }));
+  const steps = during.filter((m) => m.json && m.json.type === 'step').length;
+  if (steps > 12) problems.push(`${steps} step messages in 1.5 s of play: one per tick?`);
+
+  // The quiz: answer every question; each answer is a quiz-answered message and an xAPI
+  // statement with the quiz as parent; the last one completes and grades it.
+  const quiz = frame('right');
+  for (let i = 0; i < 30; i++) {
+    await quiz.locator('[data-testid=quiz-option]').nth(i % 2).check();
+    await quiz.locator('[data-testid=quiz-check]').click();
+    if (i < 29) await quiz.locator('[data-testid=quiz-next]').click();
+  }
+  await page.waitForFunction(() => window.received.some((m) => m.text.includes('"type":"quiz-completed"')), null, { timeout: 10000 });
+  all = (await got()).map((m) => ({ ...m, json: parsed(m) }));
+  const answered = all.filter((m) => m.json && m.json.type === 'quiz-answered');
+  const last = answered[answered.length - 1];
+  if (answered.length !== 30 || !last || last.json.answered !== 30 || last.json.total !== 30 || last.json.attempt !== 1 || typeof last.json.choice !== 'number') {
+    problems.push(`quiz-answered messages: ${answered.length}, last ${last && last.text}`);
+  }
+  const completed = all.find((m) => m.json && m.json.type === 'quiz-completed');
+  const score = answered.filter((m) => m.json.correct).length;
+  if (!completed || completed.json.score !== score || completed.json.total !== 30 || completed.json.passed !== (score * 100 >= 30 * 80)) {
+    problems.push(`quiz-completed: ${completed && completed.text} (first answers right: ${score})`);
+  }
+  const statements = all.filter((m) => m.object && m.json && m.json.context === 'h5p' && m.json.action === 'xAPI').map((m) => m.json.statement);
+  const verb = (s) => s.verb.id.split('/').pop();
+  const answers = statements.filter((s) => verb(s) === 'answered');
+  if (answers.length !== 30) problems.push(`${answers.length} xAPI answered statements for 30 answers`);
+  const a = answers[0];
+  if (a && !(a.object.definition.interactionType === 'choice' && a.result.response !== undefined && typeof a.result.success === 'boolean'
+    && a.context.contextActivities.parent[0].id.endsWith('#/quiz') && a.actor.account && /^[0-9a-f-]{36}$/.test(a.id))) {
+    problems.push(`an xAPI answer lacks its parts: ${JSON.stringify(a)}`);
+  }
+  const done = statements.find((s) => verb(s) === 'completed');
+  const graded = statements.find((s) => verb(s) === (completed && completed.json.passed ? 'passed' : 'failed'));
+  for (const s of [done, graded]) {
+    if (!s || s.result.score.raw !== score || s.result.score.max !== 30 || s.result.score.min !== 0 || s.context) {
+      problems.push(`xAPI completion without its score (or with a parent): ${JSON.stringify(s)}`);
+    }
+  }
+  // Learning events carry learner data: none of them went anywhere but the listed origin
+  // (this page), and the heights went to any parent.
+  const elsewhere = all.filter((m) => m.origin !== new URL(url).origin);
+  if (elsewhere.length) problems.push(`messages from an unexpected origin: ${elsewhere[0].origin}`);
+  await page.close();
+  return `two embeds: ready, ${ours.length} protocol messages with their frame, H5P heights ${heights.left}/${heights.right}, lti.frameResize, ${statements.length} xAPI statements, quiz score ${score}/30, early seek applied`;
+}
+
+// Every file the manifest lists is in the package, every file of the package is listed,
+// and the manifest names the right version.
+function checkManifest(dir, version, problems) {
+  const xml = fs.readFileSync(path.join(dir, 'imsmanifest.xml'), 'utf8');
+  const schema = (xml.match(/<schemaversion>([^<]*)<\/schemaversion>/) || [])[1];
+  const want = version === '12' ? '1.2' : '2004 4th Edition';
+  if (schema !== want) problems.push(`SCORM ${version}: schemaversion ${schema}, expected ${want}`);
+  const namespace = version === '12' ? 'http://www.imsproject.org/xsd/imscp_rootv1p1p2' : 'http://www.imsglobal.org/xsd/imscp_v1p1';
+  if (!xml.includes(`xmlns="${namespace}"`)) problems.push(`SCORM ${version}: the manifest's namespace is not ${namespace}`);
+  const listed = new Set([...xml.matchAll(/<file href="([^"]+)"\/>/g)].map((m) => m[1]));
+  const present = [];
+  const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else present.push(path.relative(dir, p).split(path.sep).join('/')); } };
+  walk(dir);
+  for (const f of listed) if (!fs.existsSync(path.join(dir, f))) problems.push(`SCORM ${version}: the manifest lists ${f}, which is not in the package`);
+  for (const f of present) if (f !== 'imsmanifest.xml' && !listed.has(f)) problems.push(`SCORM ${version}: ${f} is in the package but not in the manifest`);
+  const launches = [...xml.matchAll(/<resource [^>]*href="([^"]+)"/g)].map((m) => m[1]);
+  if (!launches.includes('quiz.html') || !launches.includes('chapter-1.html') || launches.some((h) => /[?#]/.test(h))) {
+    problems.push(`SCORM ${version}: launch files ${launches.join(', ')}`);
+  }
+  if (version === '12' && /completion_status|scaled_passing|adlcp_v1p3/.test(xml)) problems.push('SCORM 1.2: the manifest names 2004 elements');
+  return listed.size;
+}
+
+async function lmsPage(browser, version, launch, resume, problems) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (err) => problems.push(`LMS page error: ${err.message}`));
+  const query = new URLSearchParams({ version, launch });
+  if (resume) query.set('resume', JSON.stringify(resume));
+  await page.goto(`${siteUrl}lms.html?${query}`);
+  return page;
+}
+
+// The learner answers the quiz from the question shown until `stop` questions have answers
+// (or the end); returns how many of those were right.
+async function answer(sco, stop) {
+  let right = 0;
+  for (;;) {
+    const progress = await sco.locator('[data-testid=quiz-progress]').innerText();
+    const answered = +progress.match(/answered (\d+)/)[1];
+    if (answered >= stop) return right;
+    await sco.locator('[data-testid=quiz-option]').nth(answered % 3 === 0 ? 1 : 0).check();
+    await sco.locator('[data-testid=quiz-check]').click();
+    if (await sco.locator('[data-testid=quiz-feedback].right').count()) right++;
+    const next = sco.locator('[data-testid=quiz-next]');
+    if (await next.isEnabled()) await next.click(); else return right;
+  }
+}
+
+async function scormQuiz(browser, version, problems) {
+  const v12 = version === '12';
+  // An element's value as the LMS holds it; write-only ones (exit, session_time) as the SCO
+  // last set them.
+  const cmi = (page, e12, e2004) => page.evaluate(([a, b, is12]) => {
+    const name = is12 ? a : b;
+    const set = window.calls.filter((c) => (c[0] === 'LMSSetValue' || c[0] === 'SetValue') && c[1] === name).pop();
+    if (/exit|session_time/.test(name)) return set ? String(set[2]) : 'never set';
+    const get = (obj, dotted) => dotted.split('.').reduce((o, k) => (o == null ? o : o[k]), obj);
+    return String(get(window.lmsApi.cmi, name.replace(/^cmi\./, '')));
+  }, [e12, e2004, v12]);
+  const dir = `lms${version}`;
+  const files = checkManifest(path.join(siteDir, dir), version, problems);
+  // First visit: three answers, then the learner leaves (the LMS closes the frame).
+  let page = await lmsPage(browser, version, `${dir}/quiz.html`, null, problems);
+  let sco = page.frameLocator('#sco');
+  await sco.locator('[data-testid=quiz]').waitFor({ timeout: 20000 });
+  const status0 = await cmi(page, 'cmi.core.lesson_status', 'cmi.completion_status');
+  if (status0 !== 'incomplete') problems.push(`SCORM ${version}: status on start is ${status0}`);
+  let right = await answer(sco, 3);
+  await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
+  await page.waitForFunction(() => window.calls.some((c) => c[0] === 'LMSFinish' || c[0] === 'Terminate'), null, { timeout: 5000 });
+  const exit = await cmi(page, 'cmi.core.exit', 'cmi.exit');
+  const time = await cmi(page, 'cmi.core.session_time', 'cmi.session_time');
+  const suspend = await cmi(page, 'cmi.suspend_data', 'cmi.suspend_data');
+  const location = await cmi(page, 'cmi.core.lesson_location', 'cmi.location');
+  if (exit !== 'suspend') problems.push(`SCORM ${version}: exit ${exit} after leaving unfinished`);
+  if (!(v12 ? /^\d{4}:\d{2}:\d{2}\.\d{2}$/ : /^PT\d+(\.\d+)?S$/).test(time)) problems.push(`SCORM ${version}: session time ${time}`);
+  const calls = await page.evaluate(() => window.calls.map((c) => c[1]).filter((n) => typeof n === 'string' && n.startsWith('cmi.')));
+  const foreign = calls.filter((n) => (v12 ? !/^cmi\.(core\.|suspend_data)/.test(n) : /^cmi\.(core|student_data)\./.test(n)));
+  if (foreign.length) problems.push(`SCORM ${version}: elements of the other version: ${foreign.join(', ')}`);
+  await page.close();
+  // Second visit: the LMS hands back what it kept; the learner finds three answers and
+  // finishes the quiz.
+  const resume = v12
+    ? { core: { lesson_status: 'incomplete', lesson_location: location, entry: 'resume' }, suspend_data: suspend }
+    : { completion_status: 'incomplete', location, entry: 'resume', suspend_data: suspend };
+  page = await lmsPage(browser, version, `${dir}/quiz.html`, resume, problems);
+  sco = page.frameLocator('#sco');
+  await sco.locator('[data-testid=quiz]').waitFor({ timeout: 20000 });
+  await sco.locator('[data-testid=quiz-progress]').filter({ hasText: 'answered 3' }).waitFor({ timeout: 5000 })
+    .catch(async () => problems.push(`SCORM ${version}: after a resume the quiz shows "${await sco.locator('[data-testid=quiz-progress]').innerText()}"`));
+  right += await answer(sco, 30);
+  await sco.locator('[data-testid=quiz-progress]').filter({ hasText: 'answered 30' }).waitFor({ timeout: 5000 });
+  const raw = await cmi(page, 'cmi.core.score.raw', 'cmi.score.raw');
+  const expectPct = Math.round((right * 100) / 30);
+  const passed = right * 100 >= 30 * 80;
+  if (+raw !== expectPct) problems.push(`SCORM ${version}: score ${raw}, expected ${expectPct} (${right} of 30 right at the first try)`);
+  const status = await cmi(page, 'cmi.core.lesson_status', 'cmi.success_status');
+  if (status !== (passed ? 'passed' : 'failed')) problems.push(`SCORM ${version}: status ${status} for ${right} of 30`);
+  if (!v12) {
+    const completion = await cmi(page, '', 'cmi.completion_status');
+    const scaled = await cmi(page, '', 'cmi.score.scaled');
+    if (completion !== 'completed' || Math.abs(+scaled - right / 30) > 0.0001) problems.push(`SCORM 2004: completion ${completion}, scaled ${scaled}`);
+  }
+  await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
+  await page.waitForFunction(() => window.calls.some((c) => c[0] === 'LMSFinish' || c[0] === 'Terminate'), null, { timeout: 5000 });
+  const finalExit = await cmi(page, 'cmi.core.exit', 'cmi.exit');
+  if (finalExit !== (v12 ? '' : 'normal')) problems.push(`SCORM ${version}: exit "${finalExit}" after finishing`);
+  await page.close();
+  return `SCORM ${version}: manifest lists ${files} files; quiz resumed from suspend_data, score ${raw} (${status})`;
+}
+
+async function scormChapter(browser, problems) {
+  const page = await lmsPage(browser, '12', 'lms12/chapter-1.html', null, problems);
+  const sco = page.frameLocator('#sco');
+  await sco.locator('[data-testid=chapter]').waitFor({ timeout: 20000 });
+  const ids = await sco.locator('[data-testid=chapter-scenario]').evaluateAll((els) => els.map((e) => e.dataset.id));
+  for (const id of ids) {
+    await sco.locator(`[data-testid=chapter-scenario][data-id="${id}"] a`).click();
+    await sco.locator(`[data-testid=player][data-id="${id}"]`).waitFor({ timeout: 10000 });
+    // As a learner: step on, answering each prediction prompt on the way.
+    for (let i = 0; i < 400; i++) {
+      const [n, m] = (await sco.locator('[data-testid=step-count]').innerText()).match(/\d+/g).map(Number);
+      if (n === m) break;
+      if (await sco.locator('[data-testid=prompt]').count()) {
+        await sco.locator('[data-testid=prompt-option]').first().click();
+        await sco.locator('[data-testid=prompt-continue]').click();
+      } else {
+        await sco.locator('[data-testid=step-forward]').click();
+      }
+    }
+    await page.evaluate(() => { const f = document.getElementById('sco').contentWindow; f.location.hash = '#/'; });
+    await sco.locator(`[data-testid=chapter-scenario][data-id="${id}"][data-done=true]`).waitFor({ timeout: 5000 });
+  }
+  const status = await page.evaluate(() => window.lmsApi.cmi.core.lesson_status);
+  if (status !== 'completed') problems.push(`SCORM 1.2 chapter 1: status ${status} after all ${ids.length} scenarios`);
+  await page.close();
+  return `SCORM 1.2 chapter 1: ${ids.length} scenarios seen to their end, ${status}`;
+}
+
+// A static server of the site, on a free port, that the check can stop.
+function serve(dir) {
+  const http = require('http');
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.webmanifest': 'application/manifest+json', '.txt': 'text/plain' };
+  const server = http.createServer((req, res) => {
+    let file = path.join(dir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    if (file.endsWith(path.sep) || file.endsWith('/')) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, body) => {
+      if (err) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+// Load once, stop the server, and the player and the quiz still open: only the service
+// worker can answer, with the HTTP cache disabled.
+async function offline(browser, problems) {
+  const server = await serve(path.join(siteDir, 'course/lesson/playground'));
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await page.goto(`${base}#/s/gc-pause-fenced`);
+  await page.waitForSelector('[data-testid=player]', { timeout: 20000 });
+  const cached = await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    for (let i = 0; i < 100 && !navigator.serviceWorker.controller; i++) await new Promise((r) => setTimeout(r, 100));
+    const keys = (await caches.keys()).filter((k) => k.startsWith('fencing-playground-'));
+    const entries = keys.length ? (await (await caches.open(keys[0])).keys()).length : 0;
+    return { active: !!registration.active, controlled: !!navigator.serviceWorker.controller, keys: keys.length, entries };
+  });
+  if (!cached.active || !cached.controlled || cached.keys !== 1 || cached.entries < 50) problems.push(`offline: the service worker did not take over: ${JSON.stringify(cached)}`);
+  await new Promise((resolve) => server.close(resolve));
+  server.closeAllConnections && server.closeAllConnections();
+  const failed = [];
+  page.on('requestfailed', (req) => failed.push(req.url()));
+  await page.reload();
+  await page.waitForSelector('[data-testid=player][data-id=gc-pause-fenced]', { timeout: 15000 });
+  await page.goto(`${base}lab.html#/quiz`);
+  await page.waitForSelector('[data-testid=quiz] [data-testid=quiz-option]', { timeout: 15000 });
+  // A language pack, fetched for the first time while offline, comes from the cache too.
+  await page.goto(`${base}#/?lang=vi`);
+  await page.waitForFunction(() => document.querySelector('[data-testid=nav-explore]')?.textContent === 'Khám phá rủi ro' || document.querySelector('[data-testid=pack-failed]'), null, { timeout: 15000 });
+  if (await page.locator('[data-testid=pack-failed]').count()) problems.push('offline: the Vietnamese pack did not load from the cache');
+  if (failed.length) problems.push(`offline: requests failed: ${failed.slice(0, 3).join(' ')}`);
+  await context.close();
+  return `offline: ${cached.entries} files precached; with the server stopped the player, the quiz and a language pack opened`;
+}
+
+// The handout printed to PDF: pages, the story's text, and no controls; the player prints
+// without its controls; a page that embeds the player prints the embed on its first page.
+async function print(browser, problems) {
+  const { execFileSync } = require('child_process');
+  const tmp = fs.mkdtempSync(path.join(require('os').tmpdir(), 'handout-'));
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(`${url}lab.html#/handout/gc-pause-fenced`);
+  await page.waitForSelector('[data-testid=handout] [data-testid=handout-story]', { timeout: 20000 });
+  const stories = await page.locator('[data-testid=handout-story]').allInnerTexts();
+  const pdf = path.join(tmp, 'handout.pdf');
+  await page.pdf({ path: pdf, format: 'A4', printBackground: true });
+  const pages = +execFileSync('pdfinfo', [pdf]).toString().match(/Pages:\s+(\d+)/)[1];
+  const text = execFileSync('pdftotext', ['-layout', pdf, '-']).toString().replace(/\s+/g, ' ');
+  if (pages < 1 || pages > stories.length + 2) problems.push(`the handout printed on ${pages} pages for ${stories.length} moments`);
+  const words = (s) => s.replace(/\s+/g, ' ').trim().split(' ').slice(0, 8).join(' ');
+  for (const story of stories) if (!text.includes(words(story))) problems.push(`the printed handout lacks "${words(story)}"`);
+  if (text.includes('Print this handout')) problems.push('the printed handout shows its print button');
+  const letter = path.join(tmp, 'handout-letter.pdf');
+  await page.pdf({ path: letter, format: 'Letter' });
+  const letterPages = +execFileSync('pdfinfo', [letter]).toString().match(/Pages:\s+(\d+)/)[1];
+  // The player prints as a lesson: the story, no playback controls.
+  await page.goto(`${url}#/s/gc-pause-fenced?v=1&t=40000&reveal=1`);
+  await page.waitForSelector('[data-testid=player]', { timeout: 15000 });
+  await page.emulateMedia({ media: 'print' });
+  const shown = await page.evaluate(() => ({
+    controls: [...document.querySelectorAll('.controls, .site-header, .side')].some((e) => e.offsetParent !== null),
+    story: document.querySelector('[data-testid=narration]')?.offsetParent !== null,
+  }));
+  if (shown.controls || !shown.story) problems.push(`the player in print: ${JSON.stringify(shown)}`);
+  await page.emulateMedia({ media: 'screen' });
+  // A lesson page with an embed: the embed's content is on the first printed page.
+  const embed = `${url}#/s/gc-pause-fenced?v=1&embed=1&t=40000`;
+  await page.goto(`${siteUrl}host.html?src=${encodeURIComponent(embed)}`);
+  await page.frameLocator('#frame').locator('[data-testid=player]').waitFor({ timeout: 15000 });
+  const hostPdf = path.join(tmp, 'host.pdf');
+  await page.pdf({ path: hostPdf, format: 'A4' });
+  const first = execFileSync('pdftotext', ['-f', '1', '-l', '1', hostPdf, '-']).toString();
+  if (!/GC pause/.test(first)) problems.push(`a page with an embed printed its first page without the embed: ${first.slice(0, 120)}`);
+  await page.close();
+  return `print: the handout is ${pages} A4 pages (${letterPages} Letter) with all ${stories.length} paragraphs and no controls; the player prints without controls; an embed prints on page 1`;
+}
+
+
+// embed.js on a page of another origin: one element loads near the viewport and is sized
+// by the player's resize messages, one waits for a click, one far below waits for a scroll.
+async function embedScript(browser, problems) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (err) => problems.push(`embed.js page error: ${err.message}`));
+  const host = new URL('embedjs.html', courseUrl).href;
+  await page.goto(`${host}?app=${encodeURIComponent(url)}`);
+  await page.waitForFunction(() => window.events.some((e) => e.id === 'near' && e.type === 'ready'), null, { timeout: 20000 });
+  await page.waitForFunction(() => window.events.some((e) => e.id === 'near' && e.type === 'resize'), null, { timeout: 10000 });
+  const sized = await page.evaluate(() => {
+    const resized = window.events.filter((e) => e.id === 'near' && e.type === 'resize').pop();
+    return { reported: resized.height, shown: document.querySelector('#near iframe').getBoundingClientRect().height };
+  });
+  if (Math.abs(sized.reported - sized.shown) > 1 || sized.reported < 300) problems.push(`embed.js sizing: ${JSON.stringify(sized)}`);
+  const clock = await page.frameLocator('#near iframe').locator('[data-testid=clock]').innerText();
+  if (clock !== '31.500 s') problems.push(`embed.js: data-t=31500 opened at ${clock}`);
+  if (await page.locator('#click iframe').count() !== 0) problems.push('embed.js: the click-to-load element loaded without a click');
+  if (await page.locator('#far iframe').count() !== 0) problems.push('embed.js: the element far below loaded before it came near');
+  await page.locator('#click button').click();
+  await page.waitForFunction(() => window.events.some((e) => e.id === 'click' && e.type === 'ready'), null, { timeout: 20000 });
+  await page.locator('#far').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#far iframe', { timeout: 5000 });
+  await page.close();
+  return `embed.js: lazy, click-to-load and sized (${sized.reported} px) on another origin`;
+}
+
+(async () => {
+  const problems = [];
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const lines = [];
+  try {
+    lines.push(await twoEmbeds(browser, problems));
+    lines.push(await scormQuiz(browser, '12', problems));
+    lines.push(await scormQuiz(browser, '2004', problems));
+    lines.push(await scormChapter(browser, problems));
+    lines.push(await offline(browser, problems));
+    lines.push(await print(browser, problems));
+    lines.push(await embedScript(browser, problems));
+  } catch (err) {
+    problems.push(`check failed: ${err.stack || err.message}`);
+  } finally {
+    await browser.close();
+  }
+  for (const line of lines) console.log(`lms: ${line}`);
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`lms: ${p}`);
+    process.exit(1);
+  }
+})();

@@ -1,0 +1,107 @@
+//! What course pages rely on: the embed options in the link, and a host page keeping the
+//! learner's quiz progress.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::{click, clock, find, mount_at, settle, text};
+
+#[wasm_bindgen_test]
+async fn from_and_to_keep_the_learner_in_the_stretch() {
+    let root = mount_at("#/s/gc-pause-fenced?v=1&from=30000&to=35000&reveal=1").await;
+    assert_eq!(clock(&root), "30.000 s", "opens at the start of the stretch");
+    click(&root, "step-back").await;
+    assert_eq!(clock(&root), "30.000 s", "no step before it");
+    for _ in 0..20 {
+        click(&root, "step-forward").await;
+    }
+    assert_eq!(clock(&root), "35.000 s", "no step beyond it");
+}
+
+#[wasm_bindgen_test]
+async fn controls_and_theme_follow_the_link() {
+    let root = mount_at("#/s/gc-pause-fenced?v=1&embed=1&controls=none&theme=dark").await;
+    let player = find(&root, "player").unwrap();
+    assert!(
+        player.class_name().split_whitespace().any(|c| c == "controls-none"),
+        "{}",
+        player.class_name()
+    );
+    let html = web_sys::window().unwrap().document().unwrap().document_element().unwrap();
+    assert_eq!(html.get_attribute("data-theme").as_deref(), Some("dark"));
+    // Back to the reader's setting.
+    let _auto = mount_at("#/s/gc-pause-fenced?v=1").await;
+    assert_eq!(html.get_attribute("data-theme"), None);
+}
+
+#[wasm_bindgen_test]
+async fn a_host_keeps_quiz_progress_and_gives_it_back() {
+    let window = web_sys::window().unwrap();
+    let origin = window.location().origin().unwrap();
+    let received: Rc<RefCell<Vec<String>>> = Rc::default();
+    let _listener = {
+        let received = received.clone();
+        EventListener::new(&window, "message", move |event| {
+            let event = event.dyn_ref::<web_sys::MessageEvent>().unwrap();
+            if let Some(text) = event.data().as_string() {
+                received.borrow_mut().push(text);
+            }
+        })
+    };
+    let origins = fencing_playground::route::percent_encode(&origin);
+    let hash = format!("#/quiz?v=1&embed=1&frame=q&origins={origins}");
+    // The host hands back what it kept from an earlier visit.
+    let kept = r#"{"stale-write-at-the-db":{"c":true,"f":true,"n":1},"clock-jump":{"c":false,"f":false,"n":2}}"#;
+    let init = web_sys::MessageEventInit::new();
+    init.set_origin(&origin);
+    init.set_data(&wasm_bindgen::JsValue::from_str(&format!(
+        r#"{{"protocol":"fencing-playground","version":1,"type":"restore-progress","data":{}}}"#,
+        fencing_playground::json::quote(kept)
+    )));
+    let root = mount_at(&hash).await;
+    window
+        .dispatch_event(&web_sys::MessageEvent::new_with_event_init_dict("message", &init).unwrap())
+        .unwrap();
+    settle().await;
+    assert!(
+        text(&find(&root, "quiz-progress").unwrap()).contains("answered 2 · correct 1"),
+        "{}",
+        text(&find(&root, "quiz-progress").unwrap())
+    );
+    assert!(
+        received
+            .borrow()
+            .iter()
+            .any(|m| m.contains(r#""type":"ready","view":"quiz","total":30,"frame":"q""#)),
+        "{:?}",
+        received.borrow()
+    );
+    // An answer: the host hears it with its attempt and the learner's progress to keep.
+    let option: web_sys::HtmlInputElement =
+        crate::support::find_all(&root, "quiz-option")[1].clone().dyn_into().unwrap();
+    option.click();
+    settle().await;
+    click(&root, "quiz-check").await;
+    let heard = received.borrow().clone();
+    let answered =
+        heard.iter().find(|m| m.contains(r#""type":"quiz-answered""#)).expect("quiz-answered");
+    assert!(answered.contains(r#""question":"stale-write-at-the-db","correct":true,"choice":1,"attempt":2,"first_try":false"#), "{answered}");
+    let progress = heard.iter().find(|m| m.contains(r#""type":"progress""#)).expect("progress");
+    assert!(
+        progress.contains(r#"\"stale-write-at-the-db\":{\"c\":true,\"f\":true,\"n\":2}"#),
+        "{progress}"
+    );
+    // A damaged copy is ignored, never a panic.
+    init.set_data(&wasm_bindgen::JsValue::from_str(
+        r#"{"protocol":"fencing-playground","version":1,"type":"restore-progress","data":"{oops"}"#,
+    ));
+    window
+        .dispatch_event(&web_sys::MessageEvent::new_with_event_init_dict("message", &init).unwrap())
+        .unwrap();
+    settle().await;
+    assert!(text(&find(&root, "quiz-progress").unwrap()).contains("answered 2"));
+}
