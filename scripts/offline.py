@@ -22,7 +22,7 @@ def main() -> int:
     for root, _, names in os.walk(DIST):
         for name in names:
             path = os.path.relpath(os.path.join(root, name), DIST).replace(os.sep, "/")
-            if name in (".trunk-lock", "sw.js") or name.startswith("course.") or name.startswith("fencing-course-"):
+            if name in (".trunk-lock", "sw.js") or name.startswith("course") or name.startswith("fencing-course-"):
                 continue
             files.append(path)
     files.sort()

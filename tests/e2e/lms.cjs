@@ -374,6 +374,43 @@ async function embedScript(browser, problems) {
   return `embed.js: lazy, click-to-load and sized (${sized.reported} px) on another origin`;
 }
 
+// The README's embed snippet, run as written (only the playground's address and the
+// course page's origin replaced by this check's), with its two embeds on one page.
+async function readmeSnippet(browser, problems) {
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const block = readme.split('<!-- snippet: embeds')[1].split('```html\n')[1].split('```')[0];
+  const hostOrigin = new URL(courseUrl).origin;
+  const app = new URL(url);
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>README snippet</title><link rel="icon" href="data:,"></head><body>'
+    + block.replaceAll('https://example.org/playground/', url)
+      .replaceAll('https%3A%2F%2Fcourse.example.org', encodeURIComponent(hostOrigin))
+      .replaceAll("'https://example.org'", `'${app.origin}'`)
+    + '</body></html>';
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (err) => problems.push(`README snippet page error: ${err.message}`));
+  // Written into the served folder (a page fulfilled by the test itself counts as public
+  // and may not frame a loopback address).
+  fs.writeFileSync(path.join(siteDir, 'readme-snippet.html'), html);
+  await page.goto(`${hostOrigin}/readme-snippet.html`);
+  await page.waitForFunction(() => window.received.filter((m) => m.type === 'ready').length === 2, null, { timeout: 20000 });
+  const first = page.frameLocator('iframe >> nth=0');
+  await first.locator('[data-testid=clock]').filter({ hasText: '31.500 s' }).waitFor({ timeout: 10000 })
+    .catch(() => problems.push('the README snippet did not seek its first embed'));
+  await page.waitForFunction(() => window.received.filter((m) => m.type === 'resize').length >= 2, null, { timeout: 10000 });
+  const sized = await page.evaluate(() => [...document.querySelectorAll('iframe.fencing-playground')].map((f) => {
+    const last = window.received.filter((m) => m.type === 'resize' && m.frame === (f.src.includes('quiz') ? 'quiz' : 'first')).pop();
+    return { frame: last && last.frame, reported: last && last.height, shown: Math.round(f.getBoundingClientRect().height) };
+  }));
+  for (const s of sized) if (!s.reported || Math.abs(s.reported - s.shown) > 1) problems.push(`README snippet sizing: ${JSON.stringify(sized)}`);
+  // At phone width the snippet's page does not scroll sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.waitForTimeout(300);
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (width > 360) problems.push(`the README snippet's page scrolls sideways at 360 px (${width} px)`);
+  await page.close();
+  return `README snippet: two embeds told apart by event.source and frame=, seek after ready, sized ${sized.map((s) => s.reported).join('/')} px`;
+}
+
 (async () => {
   const problems = [];
   const browser = await chromium.launch({
@@ -389,6 +426,7 @@ async function embedScript(browser, problems) {
     lines.push(await offline(browser, problems));
     lines.push(await print(browser, problems));
     lines.push(await embedScript(browser, problems));
+    lines.push(await readmeSnippet(browser, problems));
   } catch (err) {
     problems.push(`check failed: ${err.stack || err.message}`);
   } finally {
