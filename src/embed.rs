@@ -212,8 +212,6 @@ pub fn parse_inbound(text: &str) -> Option<Inbound> {
 /// What a parent running H5P's resizer (`h5p-resizer.js`) says to its frames.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum H5p {
-    /// The resizer has loaded (sent only to frames whose address contains "h5p").
-    Ready,
     /// The answer to our `hello`: the parent will size this frame.
     Hello,
     /// The parent set the frame to our client height; now send the scroll height.
@@ -233,7 +231,6 @@ pub fn parse_h5p(text: &str) -> Option<H5p> {
         return None;
     }
     match get("action")? {
-        "ready" => Some(H5p::Ready),
         "hello" => Some(H5p::Hello),
         "resizePrepared" => Some(H5p::ResizePrepared),
         "resize" => Some(H5p::Resize),
@@ -277,7 +274,8 @@ pub struct Sizer {
 
 impl Sizer {
     /// What an embed says when it starts: H5P's `hello` (the resizer's own `ready` only
-    /// reaches frames whose address contains "h5p", so the frame speaks first).
+    /// reaches frames whose address contains "h5p", which ours never does, so the frame
+    /// speaks first and `ready` is not listened for).
     pub fn start() -> Vec<Post> {
         vec![h5p_post("hello", &[])]
     }
@@ -318,7 +316,6 @@ impl Sizer {
     /// The parent's H5P message, answered with the current measurements.
     pub fn on_h5p(&mut self, message: H5p, scroll_height: u32, client_height: u32) -> Vec<Post> {
         match message {
-            H5p::Ready => vec![h5p_post("hello", &[])],
             H5p::Hello => {
                 self.h5p = true;
                 vec![prepare_resize(scroll_height, client_height)]

@@ -40,6 +40,12 @@ pub struct Config {
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Call {
     Set(&'static str, String),
+    /// `cmi.interactions.<n>.<field>`: one answer, journaled.
+    Interaction {
+        n: usize,
+        field: &'static str,
+        value: String,
+    },
     Commit,
     /// `LMSFinish` (1.2) or `Terminate` (2004).
     Finish,
@@ -108,14 +114,15 @@ impl Version {
         }
     }
 
-    /// The elements read at start: status, suspend_data, location, the pass mark.
-    pub fn reads(self) -> [&'static str; 4] {
+    /// The elements read at start: status, suspend_data, location, the pass mark, and how
+    /// many interactions the attempt has journaled.
+    pub fn reads(self) -> [&'static str; 5] {
         let m = self.model();
         let mastery = match self {
             Version::V12 => "cmi.student_data.mastery_score",
             Version::V2004 => "cmi.scaled_passing_score",
         };
-        [m.status, "cmi.suspend_data", m.location, mastery]
+        [m.status, "cmi.suspend_data", m.location, mastery, "cmi.interactions._count"]
     }
 }
 
@@ -238,13 +245,15 @@ pub struct Session {
     pub resume_at: Option<String>,
     mastery_pct: u8,
     finished: bool,
+    /// Interactions journaled so far in this attempt (the next one's index).
+    interactions: usize,
 }
 
 impl Session {
     /// The session after `Initialize`, given what the LMS answered for
     /// [`Version::reads`] (in that order), and the calls that open it.
-    pub fn start(config: Config, read: [String; 4]) -> (Session, Vec<Call>) {
-        let [status, suspend, location, mastery] = read;
+    pub fn start(config: Config, read: [String; 5]) -> (Session, Vec<Call>) {
+        let [status, suspend, location, mastery, count] = read;
         let version = config.version;
         // The LMS's pass mark, when it has one, wins over the package's.
         let package_mastery = match &config.sco {
@@ -258,7 +267,9 @@ impl Session {
         .unwrap_or(package_mastery);
         let state = Suspended::read(&suspend);
         let resume_at = Some(location).filter(|l| l.starts_with("#/"));
-        let mut session = Session { config, state, resume_at, mastery_pct, finished: false };
+        let interactions = count.trim().parse().unwrap_or(0);
+        let mut session =
+            Session { config, state, resume_at, mastery_pct, finished: false, interactions };
         let mut calls = Vec::new();
         let fresh = matches!(status.as_str(), "" | "not attempted" | "unknown");
         if fresh {
@@ -274,6 +285,28 @@ impl Session {
     pub fn on_quiz(&mut self, progress: Progress) -> Vec<Call> {
         self.state.quiz = progress;
         self.report()
+    }
+
+    /// The learner answered `question` (a quiz question's id, or `<scenario>#prompt-<n>`)
+    /// with option `choice`: journaled as a choice interaction, so the LMS's report has
+    /// every answer, and prediction prompts reach it too.
+    pub fn on_answer(&mut self, question: &str, choice: usize, correct: bool) -> Vec<Call> {
+        let n = self.interactions;
+        self.interactions += 1;
+        let (response, result) = match (self.config.version, correct) {
+            (Version::V12, true) => ("student_response", "correct"),
+            (Version::V12, false) => ("student_response", "wrong"),
+            (Version::V2004, true) => ("learner_response", "correct"),
+            (Version::V2004, false) => ("learner_response", "incorrect"),
+        };
+        let field = |field: &'static str, value: String| Call::Interaction { n, field, value };
+        vec![
+            field("id", question.to_owned()),
+            field("type", "choice".to_owned()),
+            field(response, choice.to_string()),
+            field("result", result.to_owned()),
+            Call::Commit,
+        ]
     }
 
     /// The learner reached the end of scenario `id`.
@@ -341,6 +374,23 @@ impl Session {
         let suspend = self.state.to_text();
         if suspend.len() <= model.suspend_max {
             calls.push(Call::Set("cmi.suspend_data", suspend));
+        }
+        // 2004 can say how far along the learner is before the end.
+        if version == Version::V2004 {
+            let (done, total) = match &self.config.sco {
+                Sco::Quiz { questions, .. } => (
+                    questions.iter().filter(|q| self.state.quiz.answers.contains_key(*q)).count(),
+                    questions.len(),
+                ),
+                Sco::Chapter { scenarios, .. } => (
+                    scenarios.iter().filter(|id| self.state.done.contains(*id)).count(),
+                    scenarios.len(),
+                ),
+            };
+            calls.push(Call::Set(
+                "cmi.progress_measure",
+                crate::xapi::fraction(done as u64, total as u64),
+            ));
         }
         if self.is_done() && !self.finished {
             self.finished = true;

@@ -5,8 +5,8 @@ fn quiz(version: &str, extra: &str) -> Config {
     Config::parse(&format!("scorm={version};quiz;{extra}")).expect("valid")
 }
 
-fn fresh() -> [String; 4] {
-    ["not attempted".into(), String::new(), String::new(), String::new()]
+fn fresh() -> [String; 5] {
+    ["not attempted".into(), String::new(), String::new(), String::new(), String::new()]
 }
 
 fn names(calls: &[Call]) -> Vec<&'static str> {
@@ -126,7 +126,7 @@ fn a_scorm_2004_quiz_reports_completion_and_success_separately() {
         assert!(!name.starts_with("cmi.core.") && !name.starts_with("cmi.student_data"), "{name}");
     }
     // The LMS's pass mark wins over the package's: 0.6 makes 2 of 3 a pass.
-    let read = ["unknown".into(), String::new(), String::new(), "0.6".into()];
+    let read = ["unknown".into(), String::new(), String::new(), "0.6".into(), "0".into()];
     let (mut lenient, _) =
         Session::start(quiz("2004", "questions=stale-write-at-the-db,clock-jump,uuid-token"), read);
     assert_eq!(value(&answer_all(&mut lenient, 2), "cmi.success_status"), Some("passed"));
@@ -152,12 +152,19 @@ fn an_unfinished_sco_suspends_and_resumes_where_it_was() {
     assert_eq!(value(&end, "cmi.core.exit"), Some("suspend"));
     // The LMS hands the same data back on the next launch.
     let suspend = value(&calls, "cmi.suspend_data").unwrap().to_owned();
-    let read = ["incomplete".into(), suspend, "#/quiz?v=1&q=2".into(), String::new()];
+    let read = ["incomplete".into(), suspend, "#/quiz?v=1&q=2".into(), String::new(), "1".into()];
     let (resumed, opening) =
         Session::start(quiz("1.2", "questions=stale-write-at-the-db,clock-jump"), read);
     assert_eq!(resumed.state.quiz, progress);
     assert_eq!(resumed.resume_at.as_deref(), Some("#/quiz?v=1&q=2"));
     assert_eq!(opening, [Call::Commit], "an attempt in progress keeps its status");
+    let mut resumed = resumed;
+    let next = resumed.on_answer("stale-write-at-the-db", 1, true);
+    assert_eq!(
+        next[0],
+        Call::Interaction { n: 1, field: "id", value: "stale-write-at-the-db".into() },
+        "after the one journaled before"
+    );
 }
 
 #[test]
@@ -203,4 +210,50 @@ fn times_and_pass_marks_in_the_lms_formats() {
     for bad in ["", "-0.5", "1.5", "abc", "0.8.1", "."] {
         assert_eq!(scaled_to_pct(bad), None, "{bad}");
     }
+}
+
+#[test]
+fn every_answer_is_journaled_as_an_interaction_in_the_versions_words() {
+    let (mut v12, _) = Session::start(quiz("1.2", ""), fresh());
+    let first = v12.on_answer("clock-jump", 2, false);
+    assert_eq!(
+        first,
+        [
+            Call::Interaction { n: 0, field: "id", value: "clock-jump".into() },
+            Call::Interaction { n: 0, field: "type", value: "choice".into() },
+            Call::Interaction { n: 0, field: "student_response", value: "2".into() },
+            Call::Interaction { n: 0, field: "result", value: "wrong".into() },
+            Call::Commit,
+        ]
+    );
+    let chapter = Config::parse(
+        "scorm=2004;chapter=1;title=The problem;scenarios=gc-pause-unfenced,gc-pause-fenced",
+    )
+    .unwrap();
+    let (mut v2004, _) = Session::start(chapter, fresh());
+    let prompt = v2004.on_answer("gc-pause-fenced#prompt-1", 0, false);
+    assert!(prompt.contains(&Call::Interaction {
+        n: 0,
+        field: "learner_response",
+        value: "0".into()
+    }));
+    assert!(prompt.contains(&Call::Interaction {
+        n: 0,
+        field: "result",
+        value: "incorrect".into()
+    }));
+    assert_eq!(
+        value(&v2004.on_scenario_done("gc-pause-unfenced"), "cmi.progress_measure"),
+        Some("0.5")
+    );
+    // 1.2 has no progress_measure.
+    let (mut chapter12, _) = Session::start(
+        Config::parse("scorm=1.2;chapter=1;title=T;scenarios=gc-pause-unfenced,gc-pause-fenced")
+            .unwrap(),
+        fresh(),
+    );
+    assert_eq!(
+        value(&chapter12.on_scenario_done("gc-pause-unfenced"), "cmi.progress_measure"),
+        None
+    );
 }

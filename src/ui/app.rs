@@ -28,6 +28,8 @@ pub trait Pages: 'static {
     fn builtin_player(id: &str, link: &Link) -> Html;
     /// Whether the site's header (its navigation and language menu) shows.
     const HEADER: bool = true;
+    /// Whether only the language menu shows instead (a course package's page).
+    const LANGUAGE_MENU_ONLY: bool = false;
 }
 
 /// The main page's views, with `P` deciding where a built-in lesson comes from.
@@ -72,6 +74,7 @@ pub struct CoursePages;
 impl Pages for CoursePages {
     const PAGE: Option<Page> = None;
     const HEADER: bool = false;
+    const LANGUAGE_MENU_ONLY: bool = true;
 
     fn render(link: &Link, m: &Messages) -> Html {
         match &link.view {
@@ -238,6 +241,7 @@ pub fn App<P: Pages>() -> Html {
         });
     }
     let view = if elsewhere { Html::default() } else { P::render(&link, &m) };
+    let course_lang = P::LANGUAGE_MENU_ONLY.then(|| on_lang.clone());
     let class = classes!("app", link.embed.then_some("embed"));
     html! {
         <ContextProvider<I18n> context={I18n(m.clone())}>
@@ -254,6 +258,19 @@ pub fn App<P: Pages>() -> Html {
                         <label class="lang">
                             <span class="visually-hidden">{ m.t("app.language") }</span>
                             <select data-testid="lang" aria-label={m.t("app.language")} onchange={on_lang}>
+                                { for Lang::ALL.iter().map(|l| html! {
+                                    <option value={l.code()} selected={*l == m.lang}>{ l.name() }</option>
+                                }) }
+                            </select>
+                        </label>
+                    </header>
+                }
+                if P::LANGUAGE_MENU_ONLY && !link.embed {
+                    // A course package's page: the LMS frames it, so only the language menu.
+                    <header class="site-header">
+                        <label class="lang">
+                            <span class="visually-hidden">{ m.t("app.language") }</span>
+                            <select data-testid="lang" aria-label={m.t("app.language")} onchange={course_lang.clone().unwrap_or_default()}>
                                 { for Lang::ALL.iter().map(|l| html! {
                                     <option value={l.code()} selected={*l == m.lang}>{ l.name() }</option>
                                 }) }

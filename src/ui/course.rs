@@ -99,6 +99,9 @@ fn observe(message: &Outbound) {
             }
         }
         Outbound::Completed { scenario } => with_session(|s| s.on_scenario_done(scenario)),
+        Outbound::QuizAnswered(a) => {
+            with_session(|s| s.on_answer(&a.question, a.choice, a.correct))
+        }
         _ => {}
     }
 }
@@ -119,6 +122,9 @@ fn apply(calls: Vec<Call>) {
     for call in calls {
         match call {
             Call::Set(name, value) => invoke(&api, set, &[name, &value]),
+            Call::Interaction { n, field, value } => {
+                invoke(&api, set, &[&format!("cmi.interactions.{n}.{field}"), &value])
+            }
             Call::Commit => invoke(&api, commit, &[""]),
             Call::Finish => invoke(&api, finish, &[""]),
         };
@@ -195,12 +201,19 @@ pub(crate) fn ChapterHome() -> Html {
             <ul class="cards">
                 { for scenarios.iter().map(|(id, seen)| {
                     let entry = crate::catalogue::index().iter().find(|e| &e.id == id);
-                    let name = entry.map_or(id.clone(), |e| m.content(&format!("s.{id}.title"), &e.title));
+                    // The setup only: the outcome after the colon waits for the prompts.
+                    let title = entry.map_or(id.clone(), |e| m.content(&format!("s.{id}.title"), &e.title));
+                    let name = title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim().to_owned();
+                    let goal = entry.map_or(String::new(), |e| m.content(&format!("s.{id}.goal"), &e.goal));
                     let href = Link::to(View::Scenario { id: id.clone() }).to_hash();
+                    // The home page's card, with whether it was seen to its end as its badge.
                     html! {
                         <li class="card" data-testid="chapter-scenario" data-id={id.clone()} data-done={seen.to_string()}>
-                            <a href={href}><h3>{ name }</h3></a>
-                            <span class={classes!("badge", (!seen).then_some("bad"))}>{ if *seen { m.lab("course.seen") } else { m.lab("course.unseen") } }</span>
+                            <a href={href}>
+                                <h3>{ name }</h3>
+                                <p>{ goal }</p>
+                                <span class={classes!("badge", (!seen).then_some("bad"))}>{ if *seen { m.lab("course.seen") } else { m.lab("course.unseen") } }</span>
+                            </a>
                         </li>
                     }
                 }) }

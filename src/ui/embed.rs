@@ -26,6 +26,9 @@ struct Channel {
     queue: Vec<Inbound>,
     handler: Option<Rc<dyn Fn(Inbound)>>,
     sizer: Sizer,
+    /// A view has said `ready`: the page shows content, so its height means something (the
+    /// body measured before the first view is a few pixels, which would shrink the frame).
+    ready: bool,
     /// A listener in this page for what the views report (the SCORM session of a course
     /// package), whether or not a host page hears it too.
     observer: Option<fn(&Outbound)>,
@@ -65,14 +68,9 @@ fn install(embed: bool) {
         return;
     }
     send(Sizer::start());
-    // Heights go when the content's size changes, not on a timer.
-    let measure = Closure::<dyn FnMut()>::new(|| {
-        let (scroll, client) = heights();
-        let frame = CHANNEL.with(|c| c.borrow().link.options.frame.clone());
-        let posts =
-            CHANNEL.with(|c| c.borrow_mut().sizer.on_height(scroll, client, frame.as_deref()));
-        send(posts);
-    });
+    // Heights go when the content's size changes, not on a timer. (A browser may hold the
+    // observer back in a frame out of view; every message a view posts measures too.)
+    let measure = Closure::<dyn FnMut()>::new(measure);
     if let (Ok(observer), Some(body)) = (
         web_sys::ResizeObserver::new(measure.as_ref().unchecked_ref()),
         window.document().and_then(|d| d.body()),
@@ -82,6 +80,21 @@ fn install(embed: bool) {
         std::mem::forget(observer);
     }
     measure.forget();
+}
+
+/// Sends the content's height if it changed, once a view is ready.
+fn measure() {
+    // Heights are for a parent that frames this page.
+    if !CHANNEL.with(|c| c.borrow().ready) || !framed() {
+        return;
+    }
+    let (scroll, client) = heights();
+    let posts = CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        let frame = c.link.options.frame.clone();
+        c.sizer.on_height(scroll, client, frame.as_deref())
+    });
+    send(posts);
 }
 
 /// The link the channel holds: what learning events are addressed with.
@@ -111,6 +124,10 @@ pub(crate) fn post(message: &Outbound) {
     }
     let text = CHANNEL.with(|c| message.to_json(c.borrow().link.options.frame.as_deref()));
     send(vec![Post { to: To::Listed, form: Form::Text, text }]);
+    if matches!(message, Outbound::Ready { .. }) {
+        CHANNEL.with(|c| c.borrow_mut().ready = true);
+    }
+    measure();
 }
 
 /// Sends a learning event (an xAPI statement's text) in H5P's envelope, as an object, to

@@ -29,7 +29,36 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
     };
     let trace: TraceRef = (*trace).clone();
     let id = &scenario.id;
+    // A worksheet: the title's setup only, and each prediction prompt asked before the
+    // moment that answers it.
     let title = m.content(&format!("s.{id}.title"), &scenario.title);
+    let setup = title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim().to_owned();
+    let prompt_events: Vec<(usize, usize)> = scenario
+        .prompts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((i, crate::catalogue::narration::anchor_event(&trace, &p.at)?)))
+        .collect();
+    let predict = |from: Option<usize>, to: usize| -> Html {
+        let asked = prompt_events.iter().filter(|&&(_, e)| from.is_none_or(|f| e > f) && e <= to);
+        html! { <>{ for asked.map(|&(i, _)| {
+            let key = |suffix: &str| format!("s.{id}.p.{i}.{suffix}");
+            let prompt = &scenario.prompts[i];
+            html! {
+                <div class="predict" data-testid="handout-predict">
+                    <strong>{ m.lab("handout.predict") }{ " " }</strong>{ m.content(&key("question"), &prompt.question) }
+                    <ol>{ for prompt.options.iter().enumerate().map(|(j, o)| html! { <li>{ m.content(&key(&format!("o.{j}")), o) }</li> }) }</ol>
+                </div>
+            }
+        }) }</> }
+    };
+    let here = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    let interactive = format!(
+        "{}{}",
+        here.split('#').next().unwrap_or_default().trim_end_matches("lab.html"),
+        Link { view: crate::route::View::Scenario { id: id.clone() }, ..props.link.clone() }
+            .to_hash()
+    );
     let moments: Vec<(usize, usize)> = crate::catalogue::narration::resolve(&trace)
         .into_iter()
         .filter_map(|(i, event)| Some((i, event?)))
@@ -47,24 +76,28 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
                 <button onclick={print} data-testid="handout-print">{ m.lab("handout.print") }</button>
                 { " " }<a href={format!("{}{}", crate::route::Page::Main.path(), back.to_hash())}>{ m.lab("handout.back") }</a>
             </p>
-            <h1>{ &title }</h1>
+            <h1>{ &setup }</h1>
             <p class="goal"><strong>{ m.t("player.goal") }{ " " }</strong>{ m.content(&format!("s.{id}.goal"), &scenario.goal) }</p>
             { for moments.iter().enumerate().map(|(n, &(i, event))| {
                 let at = trace.events()[event].at_ms;
+                let before = n.checked_sub(1).map(|k| moments[k].1);
                 let text = m.content(&format!("s.{id}.n.{i}"), &scenario.narration[i].text);
                 html! {
                     <section class="moment" data-testid="handout-moment">
+                        { predict(before, event) }
                         <h2>{ m.labf("handout.moment", &[("n", &(n + 1).to_string()), ("at", &m.secs(at))]) }</h2>
                         <Swimlanes trace={trace.clone()} cursor={event + 1} time_ms={at} on_action={noop.clone()} future={Future::Hidden} title={Some(title.clone())} />
                         <p class="story" data-testid="handout-story">{ text }</p>
                     </section>
                 }
             }) }
+            { predict(moments.last().map(|&(_, e)| e), usize::MAX) }
             <section class="moment outcome">
                 <h2>{ m.lab("handout.outcome") }</h2>
                 <p data-testid="handout-verdict">{ verdict_text(&m, &trace) }</p>
                 <p>{ m.content(&format!("s.{id}.summary"), &scenario.summary) }</p>
             </section>
+            <p class="muted" data-testid="handout-link">{ m.lab("handout.interactive") }{ " " }<a href={interactive.clone()}>{ interactive.clone() }</a></p>
         </article>
     }
 }

@@ -250,9 +250,16 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
             checked.set(None);
         })
     };
+    // A graded quiz (a course package's) keeps its answers: the LMS already has them.
+    let course = QUESTIONS.with(|q| q.borrow().is_some());
     let reset = {
         let progress = progress.clone();
+        let question = m.lab("quiz.reset_confirm");
         Callback::from(move |_: MouseEvent| {
+            let sure = web_sys::window().and_then(|w| w.confirm_with_message(&question).ok());
+            if sure != Some(true) {
+                return;
+            }
             let empty = Progress::default();
             save_progress(&empty);
             progress.set(empty);
@@ -313,7 +320,9 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
             <div class="quiz-nav">
                 <button onclick={go(-1)} disabled={*index == 0} data-testid="quiz-prev">{ m.lab("quiz.prev") }</button>
                 <button onclick={go(1)} disabled={*index + 1 >= n} data-testid="quiz-next">{ m.lab("quiz.next") }</button>
-                <button onclick={reset} data-testid="quiz-reset">{ m.lab("quiz.reset") }</button>
+                if !course {
+                    <button onclick={reset} data-testid="quiz-reset">{ m.lab("quiz.reset") }</button>
+                }
             </div>
         </section>
     }

@@ -72,10 +72,22 @@ pub(crate) fn embed_snippet(link: &Link, base: &str, title: &str) -> String {
     let mut embedded = link.clone();
     embedded.embed = true;
     format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"640\" style=\"border:0;min-width:640px;min-height:400px\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"640\" style=\"border:0;max-width:100%\" loading=\"lazy\"></iframe>",
         html_attr(&format!("{base}{}", embedded.to_hash())),
         html_attr(title)
     )
+}
+
+/// The same moment through `embed.js`: one script tag and an element, sized by itself.
+pub(crate) fn embed_script(link: &Link, base: &str, id: &str) -> String {
+    let mut element = format!("<div data-fencing-playground=\"{}\"", html_attr(id));
+    if let Some(t) = link.t_ms {
+        element.push_str(&format!(" data-t=\"{t}\""));
+    }
+    if let Some(lang) = link.lang {
+        element.push_str(&format!(" data-lang=\"{}\"", lang.code()));
+    }
+    format!("<script src=\"{}embed.js\" defer></script>\n{element}></div>", html_attr(base))
 }
 
 /// Escapes text for a double-quoted HTML attribute.

@@ -188,10 +188,11 @@ async function scormQuiz(browser, version, problems) {
   const time = await cmi(page, 'cmi.core.session_time', 'cmi.session_time');
   const suspend = await cmi(page, 'cmi.suspend_data', 'cmi.suspend_data');
   const location = await cmi(page, 'cmi.core.lesson_location', 'cmi.location');
+  const firstJournaled = +(await cmi(page, 'cmi.interactions._count', 'cmi.interactions._count'));
   if (exit !== 'suspend') problems.push(`SCORM ${version}: exit ${exit} after leaving unfinished`);
   if (!(v12 ? /^\d{4}:\d{2}:\d{2}\.\d{2}$/ : /^PT\d+(\.\d+)?S$/).test(time)) problems.push(`SCORM ${version}: session time ${time}`);
   const calls = await page.evaluate(() => window.calls.map((c) => c[1]).filter((n) => typeof n === 'string' && n.startsWith('cmi.')));
-  const foreign = calls.filter((n) => (v12 ? !/^cmi\.(core\.|suspend_data)/.test(n) : /^cmi\.(core|student_data)\./.test(n)));
+  const foreign = calls.filter((n) => (v12 ? !/^cmi\.(core\.|suspend_data|interactions\.)/.test(n) : /^cmi\.(core|student_data)\./.test(n)));
   if (foreign.length) problems.push(`SCORM ${version}: elements of the other version: ${foreign.join(', ')}`);
   await page.close();
   // Second visit: the LMS hands back what it kept; the learner finds three answers and
@@ -211,6 +212,10 @@ async function scormQuiz(browser, version, problems) {
   const passed = right * 100 >= 30 * 80;
   if (+raw !== expectPct) problems.push(`SCORM ${version}: score ${raw}, expected ${expectPct} (${right} of 30 right at the first try)`);
   const status = await cmi(page, 'cmi.core.lesson_status', 'cmi.success_status');
+  // Every answer of this visit is journaled (this LMS page was handed no interactions of
+  // the first visit, which journaled its own 3), so the per-question report has them.
+  const journaled = await cmi(page, 'cmi.interactions._count', 'cmi.interactions._count');
+  if (+journaled !== 27 || firstJournaled !== 3) problems.push(`SCORM ${version}: ${firstJournaled} and ${journaled} interactions for 3 and 27 answers`);
   if (status !== (passed ? 'passed' : 'failed')) problems.push(`SCORM ${version}: status ${status} for ${right} of 30`);
   if (!v12) {
     const completion = await cmi(page, '', 'cmi.completion_status');
@@ -222,7 +227,7 @@ async function scormQuiz(browser, version, problems) {
   const finalExit = await cmi(page, 'cmi.core.exit', 'cmi.exit');
   if (finalExit !== (v12 ? '' : 'normal')) problems.push(`SCORM ${version}: exit "${finalExit}" after finishing`);
   await page.close();
-  return `SCORM ${version}: manifest lists ${files} files; quiz resumed from suspend_data, score ${raw} (${status})`;
+  return `SCORM ${version}: manifest lists ${files} files; quiz resumed from suspend_data, score ${raw} (${status}), ${journaled} interactions`;
 }
 
 async function scormChapter(browser, problems) {

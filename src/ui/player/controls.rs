@@ -173,11 +173,14 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
     let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     // The main page sits beside lab.html.
     let folder = page.split('#').next().unwrap_or("").rsplit_once('/').map_or("", |(f, _)| f);
+    // The frame's name must not give the outcome away: the title's part before its colon.
+    let setup = title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim().to_owned();
     let snippet = crate::ui::share::embed_snippet(
         &back,
         &format!("{folder}/"),
-        &format!("{title} ({})", m.t("app.name")),
+        &format!("{setup} ({})", m.t("app.name")),
     );
+    let script = crate::ui::share::embed_script(&back, &format!("{folder}/"), &id);
     html! {
         <section class="export-page" data-testid="export-page">
             <h1>{ m.labf("export.page", &[("title", &title)]) }</h1>
@@ -190,7 +193,10 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
             <crate::ui::player::Swimlanes trace={trace.clone()} cursor={trace.len()} time_ms={trace.end_ms()} on_action={Callback::noop()} />
             <h2>{ m.lab("export.embed") }</h2>
             <p>{ m.lab("export.embed_hint") }</p>
-            <textarea readonly=true rows="4" data-testid="embed-snippet" aria-label={m.lab("export.embed")} value={snippet} />
+            <p>{ m.lab("export.embed_script") }</p>
+            <textarea readonly=true rows="3" data-testid="embed-script" aria-label={m.lab("export.embed_script")} value={script} />
+            <p>{ m.lab("export.embed_iframe") }</p>
+            <textarea readonly=true rows="4" data-testid="embed-snippet" aria-label={m.lab("export.embed_iframe")} value={snippet} />
             <p><a href={format!("{}{}", crate::route::Page::Main.path(), back.to_hash())}>{ m.lab("export.back") }</a></p>
         </section>
     }
