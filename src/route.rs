@@ -118,9 +118,12 @@ pub enum View {
 pub enum Page {
     /// `index.html`: the catalogue, the player of the built-in scenarios, their embeds.
     Main,
-    /// `lab.html`: the quiz, comparisons, the sandbox with its consoles, the explorer, and
-    /// the player of scenarios carried in a link (the sandbox's output).
+    /// `lab.html`: the quiz, comparisons, exports and handouts, the sandbox with its
+    /// consoles, and the player of scenarios carried in a link (the sandbox's output).
     Lab,
+    /// `explore.html`: the risk explorer, a bundle of its own because it runs the simulator
+    /// millions of times and is built for speed, not size.
+    Explore,
 }
 
 impl Page {
@@ -129,6 +132,7 @@ impl Page {
         match self {
             Page::Main => "./",
             Page::Lab => "lab.html",
+            Page::Explore => "explore.html",
         }
     }
 }
@@ -143,8 +147,8 @@ impl View {
             | View::Export { .. }
             | View::Handout { .. }
             | View::Sandbox
-            | View::Explore
             | View::Custom { .. } => Page::Lab,
+            View::Explore => Page::Explore,
             View::Home | View::Scenario { .. } | View::NotFound { .. } | View::Invalid { .. } => {
                 Page::Main
             }

@@ -1,30 +1,10 @@
-//! Entry point of `lab.html` (quiz, comparisons, sandbox, explorer): mounts its Yew root.
-//! A second bundle so that the first page's download carries none of this code.
+//! Entry point of `lab.html` (quiz, comparisons, exports, handouts, sandbox, linked
+//! scenarios): mounts its Yew root. A second bundle so that the first page's download
+//! carries none of this code.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     fencing_playground::ui::start_lab();
-}
-
-/// For `scripts/bench` (in the lab's bundle, so the main page does not carry it): builds a
-/// workload of `n` lock hand-offs, runs it as bare facts (what the explorer's trials run)
-/// and returns `[grants, milliseconds]`. Only the run is timed, as in the native
-/// benchmark; the model itself never reads a clock.
-#[cfg(target_arch = "wasm32")]
-#[wasm_bindgen::prelude::wasm_bindgen]
-pub fn bench_handoffs(n: u32) -> Vec<f64> {
-    let Some(scenario) = fencing_playground::workload::handoff_workload(n as usize) else {
-        return vec![0.0, 0.0];
-    };
-    let performance = web_sys::window().and_then(|w| w.performance());
-    let now = || performance.as_ref().map_or(0.0, web_sys::Performance::now);
-    let start_ms = now();
-    let trace = fencing_playground::sim::run_facts(&scenario);
-    let grants = fencing_playground::workload::grants(&trace);
-    let elapsed_ms = now() - start_ms;
-    #[allow(clippy::cast_precision_loss)] // far below 2^53 grants
-    let grants = grants as f64;
-    vec![grants, elapsed_ms]
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -147,11 +147,12 @@ fn every_view_belongs_to_one_page() {
         ("#/quiz", Page::Lab),
         ("#/compare/gc-pause-fenced", Page::Lab),
         ("#/sandbox", Page::Lab),
-        ("#/explore", Page::Lab),
+        ("#/explore", Page::Explore),
         ("#/s?sj=e30", Page::Lab),
     ] {
         assert_eq!(view(hash).page(), page, "{hash}");
     }
     assert_eq!(Page::Main.path(), "./");
     assert_eq!(Page::Lab.path(), "lab.html");
+    assert_eq!(Page::Explore.path(), "explore.html");
 }

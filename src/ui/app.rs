@@ -61,11 +61,30 @@ fn render_main<P: Pages>(link: &Link, m: &Messages) -> Html {
 /// that explain bad links.
 pub struct MainPages;
 
-/// `lab.html`: the quiz, comparisons, the sandbox, the explorer and linked scenarios.
+/// `lab.html`: the quiz, comparisons, exports, handouts, the sandbox and linked scenarios.
 pub struct LabPages;
 
 /// Every view in one bundle, for the browser tests.
 pub struct AllPages;
+
+/// `explore.html`: the risk explorer alone.
+pub struct ExplorePages;
+
+impl Pages for ExplorePages {
+    const PAGE: Option<Page> = Some(Page::Explore);
+
+    fn render(link: &Link, _: &Messages) -> Html {
+        match link.view {
+            View::Explore => html! { <crate::ui::explore::ExplorePage /> },
+            // The other pages' views: `App` sends them there before rendering.
+            _ => Html::default(),
+        }
+    }
+
+    fn builtin_player(_: &str, _: &Link) -> Html {
+        Html::default()
+    }
+}
 
 /// `course.html`, a SCO of a course package: every view in one bundle (leaving the page
 /// would end the LMS session), the lessons compiled in, no site header (the LMS frames it).
@@ -126,7 +145,6 @@ impl Pages for LabPages {
                 html! { <QuizPage embed={link.embed} origins={link.origins.clone()} link={link.clone()} /> }
             }
             View::Sandbox => html! { <crate::ui::sandbox::SandboxPage /> },
-            View::Explore => html! { <crate::ui::explore::ExplorePage /> },
             View::Custom { payload } => {
                 html! { <CustomScenario payload={payload.clone()} link={link.clone()} /> }
             }
@@ -147,6 +165,7 @@ impl Pages for AllPages {
         match link.view.page() {
             Page::Main => render_main::<Self>(link, m),
             Page::Lab => LabPages::render(link, m),
+            Page::Explore => ExplorePages::render(link, m),
         }
     }
 

@@ -19,7 +19,7 @@ mod quiz;
 mod sandbox;
 mod share;
 
-pub use app::{AllPages, App, CoursePages, LabPages, MainPages, Pages};
+pub use app::{AllPages, App, CoursePages, ExplorePages, LabPages, MainPages, Pages};
 pub use i18n::install_pack;
 pub use share::custom_link;
 
@@ -36,6 +36,13 @@ pub fn start_lab() {
     crash::install_hook();
     crash::handle_reset_request();
     yew::Renderer::<App<LabPages>>::new().render();
+}
+
+/// `explore.html`'s entry: the same, mounting the explorer's app.
+pub fn start_explore() {
+    crash::install_hook();
+    crash::handle_reset_request();
+    yew::Renderer::<App<ExplorePages>>::new().render();
 }
 
 /// `course.html`'s entry (a SCO of a course package): the same, after opening the SCORM

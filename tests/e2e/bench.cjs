@@ -1,7 +1,7 @@
 // Browser benchmarks in Debian's headless Chromium (prints numbers, asserts nothing):
 //   seek: set the scrubber to a random time in the longest built-in scenario and wait
 //         until the page has rendered it (two animation frames); 200 samples.
-//   wasm: the lock hand-off workload inside the lab's wasm (the run timed inside, as natively).
+//   wasm: the lock hand-off workload inside the explorer's wasm (the run timed inside, as natively).
 // Usage: node tests/e2e/bench.cjs <url> <scenario-id>
 'use strict';
 const { chromium } = require('playwright-core');
@@ -72,8 +72,8 @@ function percentile(sorted, p) {
   sync.sort((a, b) => a - b);
   console.log(`seek to rendered DOM and layout (${sync.length} samples): p50 ${percentile(sync, 50).toFixed(2)} ms, p95 ${percentile(sync, 95).toFixed(2)} ms, max ${sync[sync.length - 1].toFixed(2)} ms (target p95 < 16 ms)`);
 
-  // The bench export lives in the lab's bundle (lab.html), not the main page's.
-  await page.goto(`${url}lab.html#/explore`, { waitUntil: 'load' });
+  // The bench export lives in the explorer's bundle (explore.html), the one built for speed.
+  await page.goto(`${url}explore.html#/explore`, { waitUntil: 'load' });
   await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.bench_handoffs, null, { timeout: 10000 });
   const wasm = await page.evaluate(async () => {
     // Warm up, then give V8's background compiler a moment to finish tiering the hot

@@ -9,7 +9,7 @@ const { chromium } = require('playwright-core');
   const page = await browser.newPage({ viewport: { width: 1200, height: 1400 } });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(`${url}lab.html#/explore`, { waitUntil: 'load' });
+  await page.goto(`${url}explore.html#/explore`, { waitUntil: 'load' });
   await page.waitForSelector('[data-testid=explore]');
   await page.evaluate(() => {
     window.longTasks = [];
