@@ -3,5 +3,6 @@
 //! the clock is an argument (`ADVANCE <ms>` moves it), and every input line is untrusted,
 //! so nothing here panics on any text.
 
+pub mod line;
 pub mod redis;
 pub mod sql;

@@ -23,6 +23,11 @@ impl RedisConsole {
         match split_args(line) {
             None => "Invalid argument(s)".to_owned(),
             Some(args) if args.is_empty() => String::new(),
+            // Status replies other than OK, printed bare as redis-cli prints them.
+            Some(args) if args.len() == 1 && args[0].eq_ignore_ascii_case("ping") => {
+                "PONG".to_owned()
+            }
+            Some(args) if args[0].eq_ignore_ascii_case("help") => HELP.to_owned(),
             Some(args) => self.exec(&args).to_cli(),
         }
     }
@@ -43,12 +48,60 @@ impl RedisConsole {
             },
             "eval" | "evalsha" => self.eval(args),
             "wait" => Reply::Int(0),
+            "help" => Reply::Bulk(HELP.to_owned()),
+            // PING answers the status PONG (the model's replies have no status but OK, so
+            // it is a string here and `run_line` prints it bare), or echoes its argument.
+            "ping" => match args.len() {
+                1 => Reply::Bulk("PONG".to_owned()),
+                2 => Reply::Bulk(args[1].clone()),
+                _ => Reply::error("ERR wrong number of arguments for 'ping' command"),
+            },
+            // TTL is PTTL in seconds, rounded as Redis rounds ((ms + 500) / 1000).
+            "ttl" => match parse_command(
+                &[String::from("pttl"), args.get(1).cloned().unwrap_or_default()],
+                self.now_ms,
+            ) {
+                _ if args.len() != 2 => {
+                    Reply::error("ERR wrong number of arguments for 'ttl' command")
+                }
+                Ok(command) => {
+                    match self.keyspace.exec(&command, self.now_ms, ExpiryRole::Delete).0 {
+                        Reply::Int(ms) if ms >= 0 => Reply::Int((ms + 500) / 1000),
+                        other => other,
+                    }
+                }
+                Err(reply) => reply,
+            },
+            "expire" => self.expire(args),
             _ => match parse_command(args, self.now_ms) {
                 Ok(Command::Wait { .. }) => Reply::Int(0),
                 Ok(command) => self.keyspace.exec(&command, self.now_ms, ExpiryRole::Delete).0,
                 Err(reply) => reply,
             },
         }
+    }
+
+    /// `EXPIRE key seconds`: PEXPIRE after Redis' own checks, in its order: an integer,
+    /// seconds that fit in milliseconds, a deadline that fits, then the key.
+    fn expire(&mut self, args: &[String]) -> Reply {
+        if args.len() < 3 {
+            return Reply::error("ERR wrong number of arguments for 'expire' command");
+        }
+        let Some(seconds) = parse_redis_int(&args[2]) else {
+            return Reply::error(crate::sim::redis::ERR_NOT_INTEGER);
+        };
+        if args.len() > 3 {
+            return Reply::error(
+                "ERR EXPIRE options NX, XX, GT and LT are not supported in this model",
+            );
+        }
+        let invalid = || Reply::error("ERR invalid expire time in 'expire' command");
+        let Some(ttl_ms) = seconds.checked_mul(1000) else { return invalid() };
+        if self.now_ms.checked_add(ttl_ms).is_none() {
+            return invalid();
+        }
+        let command = Command::PExpire { key: args[1].clone(), ttl_ms };
+        self.keyspace.exec(&command, self.now_ms, ExpiryRole::Delete).0
     }
 
     fn eval(&mut self, args: &[String]) -> Reply {
@@ -101,6 +154,15 @@ impl RedisConsole {
         script.run(&mut self.keyspace, keys, argv, self.now_ms, ExpiryRole::Delete, &mut effects)
     }
 }
+
+/// What `HELP` prints: the model's commands (a console-only command, like `ADVANCE`).
+const HELP: &str = "This console runs the model's Redis, not a server. It knows:\n\
+  SET key value [NX|XX] [PX ms|EX s|PXAT ms|EXAT s|KEEPTTL] [GET]\n\
+  GET key   DEL key [key ...]   EXISTS key [key ...]   INCR key\n\
+  PEXPIRE key ms   EXPIRE key s   PTTL key   TTL key   PING [message]\n\
+  EVAL <acquire>|<release>|<renew> numkeys key ... arg ...   EVALSHA sha1 numkeys ...\n\
+  ADVANCE ms (moves the model's clock; console only)   HELP\n\
+Up and Down recall earlier lines; Tab completes commands and options.";
 
 /// Splits a line the way redis-cli does (`sdssplitargs`): spaces separate arguments;
 /// double quotes allow `\n \r \t \b \a \\ \" \xHH`; single quotes allow only `\'`; a

@@ -35,6 +35,16 @@ impl Session {
     }
 }
 
+/// What `help` (or `\\?`) prints in the console: the subset this engine runs.
+pub const HELP: &str = "This console runs the playground's own PostgreSQL subset, not a server. It knows:\n\
+  CREATE TABLE t (col integer|bigint|text|varchar(n)|boolean [PRIMARY KEY] [NOT NULL] [DEFAULT v], ...)\n\
+  INSERT INTO t (cols) VALUES (...), ...\n\
+  SELECT cols|* FROM t [WHERE ...] [ORDER BY col [DESC]] [FOR UPDATE]\n\
+  UPDATE t SET col = expr, ... [WHERE ...]\n\
+  BEGIN | START TRANSACTION, COMMIT | END, ROLLBACK (READ COMMITTED, row locks)\n\
+  WHERE: = <> < <= > >=, AND, OR, NOT, IS [NOT] NULL, + and -\n\
+Sessions A and B are two connections. Up and Down recall earlier lines; Tab completes keywords.";
+
 /// One line of console output.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Output {

@@ -9,6 +9,7 @@ use yew::prelude::*;
 
 use crate::catalogue::load::LoadError;
 use crate::catalogue::{self, codec};
+use crate::console::line::{Completion, History, REDIS_WORDS, SQL_WORDS, Words, complete};
 use crate::console::redis::RedisConsole;
 use crate::console::sql::{Session, SqlConsole};
 use crate::sandbox::{
@@ -320,37 +321,100 @@ const REDIS_EXAMPLES: [&str; 7] = [
     "GET fence:order:42",
 ];
 
+/// What a console input does with a key besides typing: ↑/↓ walk the history, Tab
+/// completes (listing the choices when several fit), Enter runs. `Some` is the new text of
+/// the input; the listed choices go to `show`.
+fn console_key(
+    e: &KeyboardEvent,
+    text: &str,
+    history: &mut History,
+    words: Words,
+    show: impl FnOnce(String),
+) -> Option<String> {
+    let next = match e.key().as_str() {
+        "ArrowUp" => history.up(text),
+        "ArrowDown" => history.down(),
+        // Tab completes only a word being typed; on a blank or finished word it moves the
+        // focus on, as everywhere else (no keyboard trap).
+        "Tab" => match complete(text, words) {
+            Completion::Line(line) => Some(line),
+            Completion::Choices(choices) => {
+                show(choices.join("  "));
+                Some(text.to_owned())
+            }
+            Completion::Nothing => return None,
+        },
+        _ => return None,
+    };
+    e.prevent_default();
+    next
+}
+
+/// Keeps a console's log scrolled to its newest line.
+#[hook]
+fn use_follow(log: NodeRef, len: usize) {
+    use_effect_with(len, move |_| {
+        if let Some(el) = log.cast::<web_sys::Element>() {
+            el.set_scroll_top(el.scroll_height());
+        }
+        || ()
+    });
+}
+
 #[component]
 fn RedisPanel() -> Html {
     let m = use_i18n();
     let console = use_mut_ref(|| RedisConsole::new(0));
+    let history = use_mut_ref(History::default);
     let log = use_state(Vec::<(String, String)>::new);
     let line = use_state(String::new);
-    let run = {
-        let console = console.clone();
+    let log_ref = use_node_ref();
+    use_follow(log_ref.clone(), log.len());
+    let push = {
         let log = log.clone();
-        let line = line.clone();
-        Rc::new(move |input: String| {
-            if input.trim().is_empty() {
-                return;
-            }
-            let reply = console.borrow_mut().run_line(&input);
+        Rc::new(move |input: String, reply: String| {
             let mut next = (*log).clone();
             next.push((input, reply));
             // Keep the page light: the last 200 exchanges are plenty to read back.
             let excess = next.len().saturating_sub(200);
             next.drain(..excess);
             log.set(next);
+        })
+    };
+    let run = {
+        let console = console.clone();
+        let history = history.clone();
+        let line = line.clone();
+        let push = push.clone();
+        Rc::new(move |input: String| {
+            if input.trim().is_empty() {
+                return;
+            }
+            history.borrow_mut().push(&input);
+            let reply = console.borrow_mut().run_line(&input);
+            push(input, reply);
             line.set(String::new());
         })
     };
     let on_key = {
         let run = run.clone();
         let line = line.clone();
+        let push = push.clone();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" {
                 e.prevent_default();
                 run((*line).clone());
+                return;
+            }
+            let typed = (*line).clone();
+            let shown = typed.clone();
+            let push = push.clone();
+            let next =
+                console_key(&e, &typed, &mut history.borrow_mut(), REDIS_WORDS, move |choices| {
+                    push(shown, choices)
+                });
+            if let Some(next) = next {
+                line.set(next);
             }
         })
     };
@@ -374,7 +438,7 @@ fn RedisPanel() -> Html {
                     html! { <button class="example code" onclick={Callback::from(move |_| run(text.clone()))}>{ *ex }</button> }
                 }) }
             </div>
-            <pre class="console-log" aria-live="polite" data-testid="redis-log">
+            <pre class="console-log" aria-live="polite" data-testid="redis-log" ref={log_ref}>
                 { for log.iter().map(|(input, reply)| html! { <>{ format!("redis> {input}\n{reply}\n") }</> }) }
             </pre>
             <label class="prompt"><span>{ format!("redis (t = {now_ms} ms)>") }</span>
@@ -384,23 +448,38 @@ fn RedisPanel() -> Html {
     }
 }
 
-const SQL_SETUP: &str = "CREATE TABLE orders (id integer PRIMARY KEY, status text NOT NULL, last_fence bigint NOT NULL DEFAULT 0); INSERT INTO orders (id, status) VALUES (42, 'new');";
+/// The table the simulator's database holds, so the player's own UPDATE runs here as it is.
+const SQL_SETUP: &str = "CREATE TABLE orders (id integer PRIMARY KEY, status text NOT NULL, last_fence bigint NOT NULL DEFAULT 0, updated_by text); INSERT INTO orders (id, status) VALUES (42, 'new');";
 
 #[component]
 fn SqlPanel() -> Html {
     let m = use_i18n();
     let console: Rc<RefCell<SqlConsole>> = use_mut_ref(SqlConsole::new);
+    let histories = use_mut_ref(|| [History::default(), History::default()]);
     let log = use_state(Vec::<(Session, String)>::new);
     let lines = use_state(|| [String::new(), String::new()]);
+    let log_ref = use_node_ref();
+    use_follow(log_ref.clone(), log.len());
     let run = {
         let console = console.clone();
+        let histories = histories.clone();
         let log = log.clone();
         let lines = lines.clone();
         Rc::new(move |session: Session, input: String| {
             if input.trim().is_empty() {
                 return;
             }
-            let outputs = console.borrow_mut().run(session, &input);
+            histories.borrow_mut()[usize::from(session == Session::B)].push(&input);
+            let trimmed = input.trim();
+            // `help` (psql prints its own help for it) and `\?` list what the model runs.
+            let outputs = match trimmed.eq_ignore_ascii_case("help") || trimmed == "\\?" {
+                true => vec![crate::console::sql::Output {
+                    session,
+                    text: crate::console::sql::HELP.to_owned(),
+                    waiting: false,
+                }],
+                false => console.borrow_mut().run(session, &input),
+            };
             let mut next = (*log).clone();
             next.push((session, format!("{}=> {}", session.name(), input.trim())));
             next.extend(outputs.into_iter().map(|o| (o.session, o.text)));
@@ -427,10 +506,29 @@ fn SqlPanel() -> Html {
         let on_key = {
             let run = run.clone();
             let lines = lines.clone();
+            let histories = histories.clone();
+            let log = log.clone();
             Callback::from(move |e: KeyboardEvent| {
                 if e.key() == "Enter" {
                     e.prevent_default();
                     run(session, lines[index].clone());
+                    return;
+                }
+                let typed = lines[index].clone();
+                let log = log.clone();
+                let shown = format!("{}=> {typed}", session.name());
+                let show = move |choices: String| {
+                    let mut next = (*log).clone();
+                    next.push((session, shown));
+                    next.push((session, choices));
+                    log.set(next);
+                };
+                let next =
+                    console_key(&e, &typed, &mut histories.borrow_mut()[index], SQL_WORDS, show);
+                if let Some(text) = next {
+                    let mut all = (*lines).clone();
+                    all[index] = text;
+                    lines.set(all);
                 }
             })
         };
@@ -453,7 +551,7 @@ fn SqlPanel() -> Html {
             <h2 id="sql-title">{ m.lab("sandbox.sql") }</h2>
             <p class="note">{ m.lab("sandbox.sql_note") }</p>
             <div class="examples"><button class="example" data-testid="sql-setup" onclick={on_setup}>{ m.lab("sandbox.sql_setup") }</button></div>
-            <pre class="console-log" aria-live="polite" data-testid="sql-log">
+            <pre class="console-log" aria-live="polite" data-testid="sql-log" ref={log_ref}>
                 { for log.iter().map(|(session, text)| html! { <span class={classes!("line", format!("s-{}", session.name()))}>{ format!("{text}\n") }</span> }) }
             </pre>
             <div class="sessions">

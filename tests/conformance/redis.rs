@@ -145,6 +145,12 @@ fn console_output_matches_redis_cli_no_raw() {
         "INCR k",
         "FOO bar",
         "DEL k n c lock",
+        "PING",
+        "PING hello",
+        "SET t v EX 100",
+        "TTL t",
+        "EXPIRE t 50",
+        "EXPIRE t x",
     ];
     for line in lines {
         let args = split_args(line).unwrap();

@@ -137,3 +137,53 @@ async fn a_word_field_offers_only_the_words_the_format_accepts() {
         wasm_bindgen::JsCast::dyn_into(find(&root, "sandbox-json").unwrap()).unwrap();
     assert!(json.value().contains("\"how\": \"unfenced\""), "{}", json.value());
 }
+
+fn input_value(root: &web_sys::Element, test_id: &str) -> String {
+    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(find(root, test_id).unwrap())
+        .unwrap()
+        .value()
+}
+
+#[wasm_bindgen_test]
+async fn the_consoles_recall_lines_complete_words_and_say_what_they_know() {
+    let root = mount_at("#/sandbox").await;
+    type_line(&root, "redis-input", "SET k v").await;
+    type_line(&root, "redis-input", "INCR n").await;
+    set_input(&root, "redis-input", "GE").await;
+    let input = find(&root, "redis-input").unwrap();
+    press(&input, "ArrowUp", false).await;
+    assert_eq!(input_value(&root, "redis-input"), "INCR n", "ArrowUp recalls the last command");
+    press(&input, "ArrowUp", false).await;
+    assert_eq!(input_value(&root, "redis-input"), "SET k v");
+    press(&input, "ArrowDown", false).await;
+    press(&input, "ArrowDown", false).await;
+    assert_eq!(input_value(&root, "redis-input"), "GE", "the half-typed line comes back");
+    press(&input, "Tab", false).await;
+    assert_eq!(input_value(&root, "redis-input"), "GET ", "Tab completes the command");
+    type_line(&root, "redis-input", "PING").await;
+    type_line(&root, "redis-input", "HELP").await;
+    let log = text(&find(&root, "redis-log").unwrap());
+    assert!(log.contains("redis> PING\nPONG\n"), "{log}");
+    assert!(log.contains("EXPIRE key s"), "HELP lists the commands: {log}");
+}
+
+#[wasm_bindgen_test]
+async fn the_players_own_update_runs_on_the_consoles_table() {
+    // The statement the simulator shows for B's fenced write, run as it is.
+    let trace = fencing_playground::sim::run(
+        &fencing_playground::catalogue::find("gc-pause-fenced").unwrap(),
+    );
+    let update = trace
+        .events()
+        .iter()
+        .find(|e| e.command.starts_with("UPDATE orders"))
+        .map(|e| e.command.clone())
+        .expect("a fenced write");
+    let root = mount_at("#/sandbox").await;
+    click(&root, "sql-setup").await;
+    type_line(&root, "sql-input-A", &update).await;
+    type_line(&root, "sql-input-A", "SELECT status, last_fence, updated_by FROM orders").await;
+    let log = text(&find(&root, "sql-log").unwrap());
+    assert!(log.contains("UPDATE 1\n"), "{update}\n{log}");
+    assert!(log.trim_end().ends_with("paid|34|B"), "{log}");
+}
