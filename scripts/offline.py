@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Last step of scripts/build: makes dist/ work offline after one visit.
 
-Copies the web manifest, its icon and embed.js (the one-script-tag embed), and writes dist/sw.js from static/sw.js with the
+Copies the web manifest, its icon and embed.js (the one-script-tag embed), writes the
+scenario format's documentation as a page the sandbox links to, and writes dist/sw.js from static/sw.js with the
 list of files the service worker precaches (both pages and their hashed bundles, the
 lessons, the language packs, embed.js) and a version made from their contents, so every
 deploy gets its own cache. The course page's files are left out: only LMS packages use them.
 """
 import hashlib
+import html
 import json
 import os
 import shutil
@@ -18,6 +20,17 @@ DIST = "dist"
 def main() -> int:
     for name in ("manifest.webmanifest", "icon.svg", "embed.js"):
         shutil.copy(os.path.join("static", name), os.path.join(DIST, name))
+    # The scenario format's documentation, readable from the sandbox on any static host
+    # (its Markdown as preformatted text: every character as written, nothing rendered).
+    with open(os.path.join("docs", "scenario-format.md"), encoding="utf-8") as f:
+        doc = f.read()
+    with open(os.path.join(DIST, "scenario-format.html"), "w", encoding="utf-8") as f:
+        f.write('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                "<title>Fencing Token Playground: the scenario format</title></head>\n"
+                '<body style="margin:1rem auto;max-width:56rem;padding:0 1rem">'
+                '<pre style="white-space:pre-wrap;font:0.95rem/1.45 ui-monospace,monospace">'
+                + html.escape(doc) + "</pre></body></html>\n")
     files = []
     for root, _, names in os.walk(DIST):
         for name in names:

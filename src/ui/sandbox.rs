@@ -17,8 +17,28 @@ use crate::sandbox::{
 };
 use crate::ui::i18n::use_i18n;
 
-/// The scenario the editor opens with.
+/// The scenario the editor opens with, when no draft was kept.
 const START_ID: &str = "gc-pause-fenced";
+
+/// Where the editor keeps the author's text between visits (Run, Back, a reload).
+const DRAFT_KEY: &str = "fencing-playground/sandbox-draft/v1";
+
+/// localStorage, if this page may use it (a probe write, as storage may throw or be full).
+fn storage() -> Option<web_sys::Storage> {
+    let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten())?;
+    storage.set_item("fencing-playground/probe", "1").ok()?;
+    let _ = storage.remove_item("fencing-playground/probe");
+    Some(storage)
+}
+
+/// The kept draft, as the author left it (valid or not: the editor shows it either way).
+fn kept_draft() -> Option<String> {
+    storage()?
+        .get_item(DRAFT_KEY)
+        .ok()
+        .flatten()
+        .filter(|t| !t.trim().is_empty() && t.len() <= catalogue::load::BYTES_MAX)
+}
 
 #[component]
 pub(crate) fn SandboxPage() -> Html {
@@ -98,11 +118,27 @@ fn row_fields(row_json: &str, test_id: &'static str, set: Callback<String>) -> H
 #[component]
 fn ScenarioEditor() -> Html {
     let m = use_i18n();
+    let restored = use_memo((), |_| kept_draft());
     let editor = use_state(|| {
         // The built-in exists (catalogue tests list it); fall back to the first one anyway.
         let scenario = catalogue::find(START_ID).or_else(|| catalogue::all().into_iter().next());
-        scenario.map(|s| Editor::new(&s))
+        let fresh = scenario.map(|s| Editor::new(&s));
+        // The author's kept text goes through the loader like any typed text.
+        match (fresh, (*restored).clone()) {
+            (Some(fresh), Some(text)) => Some(fresh.apply(Action::SetText(text))),
+            (fresh, _) => fresh,
+        }
     });
+    // Every change is kept at once: Run, the header's links, Back and a reload lose nothing.
+    {
+        let text = (*editor).as_ref().map(|e| e.text.clone());
+        use_effect_with(text, |text| {
+            if let (Some(text), Some(storage)) = (text, storage()) {
+                let _ = storage.set_item(DRAFT_KEY, text);
+            }
+            || ()
+        });
+    }
     let share = use_state(String::new);
     let Some(current) = (*editor).clone() else { return Html::default() };
     let apply = {
@@ -201,6 +237,10 @@ fn ScenarioEditor() -> Html {
     html! {
         <section class="panel editor" aria-labelledby="editor-title">
             <h2 id="editor-title">{ m.lab("sandbox.editor") }</h2>
+            if restored.is_some() {
+                <p class="note" data-testid="sandbox-restored">{ m.lab("sandbox.restored") }</p>
+            }
+            <p class="note"><a href="scenario-format.html" target="_blank" rel="noopener" data-testid="sandbox-format">{ m.lab("sandbox.format_link") }</a></p>
             <div class="editor-bar">
                 <label>{ m.lab("sandbox.start_from") }{ " " }
                     <select data-testid="sandbox-builtin" onchange={on_builtin}>

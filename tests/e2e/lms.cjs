@@ -293,8 +293,10 @@ async function offline(browser, problems) {
     return { active: !!registration.active, controlled: !!navigator.serviceWorker.controller, keys: keys.length, entries };
   });
   if (!cached.active || !cached.controlled || cached.keys !== 1 || cached.entries < 50) problems.push(`offline: the service worker did not take over: ${JSON.stringify(cached)}`);
-  await new Promise((resolve) => server.close(resolve));
-  server.closeAllConnections && server.closeAllConnections();
+  // close() waits for open connections, and the browser keeps them alive: end them too.
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeAllConnections();
+  await closed;
   const failed = [];
   page.on('requestfailed', (req) => failed.push(req.url()));
   await page.reload();
@@ -416,28 +418,38 @@ async function readmeSnippet(browser, problems) {
   return `README snippet: two embeds told apart by event.source and frame=, seek after ready, sized ${sized.map((s) => s.reported).join('/')} px`;
 }
 
+// A check that hangs fails the stage instead of holding CI until its time limit.
+setTimeout(() => {
+  console.error('lms: the checks took more than 8 minutes; stopped');
+  process.exit(1);
+}, 8 * 60 * 1000).unref();
+
 (async () => {
   const problems = [];
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  const lines = [];
   try {
-    lines.push(await twoEmbeds(browser, problems));
-    lines.push(await scormQuiz(browser, '12', problems));
-    lines.push(await scormQuiz(browser, '2004', problems));
-    lines.push(await scormChapter(browser, problems));
-    lines.push(await offline(browser, problems));
-    lines.push(await print(browser, problems));
-    lines.push(await embedScript(browser, problems));
-    lines.push(await readmeSnippet(browser, problems));
+    // Each check reports as it ends, so a stuck one is easy to tell.
+    for (const check of [
+      () => twoEmbeds(browser, problems),
+      () => scormQuiz(browser, '12', problems),
+      () => scormQuiz(browser, '2004', problems),
+      () => scormChapter(browser, problems),
+      () => offline(browser, problems),
+      () => print(browser, problems),
+      () => embedScript(browser, problems),
+      () => readmeSnippet(browser, problems),
+    ]) {
+      const line = await check();
+      console.log(`lms: ${line}`);
+    }
   } catch (err) {
     problems.push(`check failed: ${err.stack || err.message}`);
   } finally {
     await browser.close();
   }
-  for (const line of lines) console.log(`lms: ${line}`);
   if (problems.length > 0) {
     for (const p of problems) console.error(`lms: ${p}`);
     process.exit(1);

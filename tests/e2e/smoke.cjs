@@ -99,6 +99,10 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     if (!labCsp.includes("object-src 'none'") || !labCsp.includes("script-src 'self' 'wasm-unsafe-eval' 'sha256-")) {
       problems.push(`missing or loose Content-Security-Policy on lab.html: ${labCsp}`);
     }
+    // The format's documentation the sandbox links to is on the site.
+    const formatHref = await page.locator('[data-testid=sandbox-format]').evaluate((a) => a.href);
+    const formatDoc = await page.request.get(formatHref);
+    if (formatDoc.status() !== 200 || !(await formatDoc.text()).includes('scenario format')) problems.push(`the format documentation at ${formatHref} did not load`);
     await page.fill('[data-testid=redis-input]', 'INCR fence');
     await page.press('[data-testid=redis-input]', 'Enter');
     await page.locator('[data-testid=redis-log]').filter({ hasText: '(integer) 1' }).waitFor({ timeout: 5000 });

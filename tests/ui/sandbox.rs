@@ -5,6 +5,17 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::support::{click, find, find_all, mount_at, press, set_change, set_input, text};
 
+/// The sandbox as a first visit finds it: no draft kept from another test.
+async fn mount_sandbox() -> web_sys::Element {
+    forget_draft();
+    mount_at("#/sandbox").await
+}
+
+fn forget_draft() {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.remove_item("fencing-playground/sandbox-draft/v1").unwrap();
+}
+
 async fn type_line(root: &web_sys::Element, test_id: &str, line: &str) {
     set_input(root, test_id, line).await;
     press(&find(root, test_id).expect(test_id), "Enter", false).await;
@@ -12,7 +23,7 @@ async fn type_line(root: &web_sys::Element, test_id: &str, line: &str) {
 
 #[wasm_bindgen_test]
 async fn the_editor_adds_a_worker_and_shows_errors_with_their_path() {
-    let root = mount_at("#/sandbox").await;
+    let root = mount_sandbox().await;
     assert_eq!(find_all(&root, "sandbox-worker").len(), 2);
     click(&root, "sandbox-add-worker").await;
     assert_eq!(find_all(&root, "sandbox-worker").len(), 3);
@@ -37,7 +48,7 @@ async fn the_editor_adds_a_worker_and_shows_errors_with_their_path() {
 
 #[wasm_bindgen_test]
 async fn the_redis_console_answers_like_redis_cli() {
-    let root = mount_at("#/sandbox").await;
+    let root = mount_sandbox().await;
     type_line(&root, "redis-input", "SET fence:order:42 32").await;
     type_line(&root, "redis-input", "EVAL <acquire> 2 lock:order:42 fence:order:42 A 30000").await;
     type_line(&root, "redis-input", "INCR lock:order:42").await;
@@ -49,7 +60,7 @@ async fn the_redis_console_answers_like_redis_cli() {
 
 #[wasm_bindgen_test]
 async fn the_sql_console_races_two_sessions() {
-    let root = mount_at("#/sandbox").await;
+    let root = mount_sandbox().await;
     click(&root, "sql-setup").await;
     type_line(&root, "sql-input-A", "BEGIN;").await;
     type_line(
@@ -74,7 +85,7 @@ async fn the_sql_console_races_two_sessions() {
 
 #[wasm_bindgen_test]
 async fn run_opens_the_edited_scenario_in_the_player() {
-    let root = mount_at("#/sandbox").await;
+    let root = mount_sandbox().await;
     click(&root, "sandbox-add-worker").await;
     click(&root, "sandbox-run").await;
     let mut hash = String::new();
@@ -92,7 +103,7 @@ async fn run_opens_the_edited_scenario_in_the_player() {
 
 #[wasm_bindgen_test]
 async fn a_step_field_edits_that_step_in_the_json() {
-    let root = mount_at("#/sandbox").await;
+    let root = mount_sandbox().await;
     let field: web_sys::HtmlInputElement = wasm_bindgen::JsCast::dyn_into(
         root.query_selector("[data-testid='sandbox-step-field'][data-field='ttl_ms']")
             .unwrap()
@@ -119,7 +130,7 @@ async fn a_step_field_edits_that_step_in_the_json() {
 
 #[wasm_bindgen_test]
 async fn a_word_field_offers_only_the_words_the_format_accepts() {
-    let root = mount_at("#/sandbox").await;
+    let root = mount_sandbox().await;
     let select: web_sys::HtmlSelectElement = wasm_bindgen::JsCast::dyn_into(
         root.query_selector(
             "[data-testid='sandbox-step-field'][data-field='how'] option[value='unfenced']",
@@ -146,7 +157,7 @@ fn input_value(root: &web_sys::Element, test_id: &str) -> String {
 
 #[wasm_bindgen_test]
 async fn the_consoles_recall_lines_complete_words_and_say_what_they_know() {
-    let root = mount_at("#/sandbox").await;
+    let root = mount_sandbox().await;
     type_line(&root, "redis-input", "SET k v").await;
     type_line(&root, "redis-input", "INCR n").await;
     set_input(&root, "redis-input", "GE").await;
@@ -179,11 +190,33 @@ async fn the_players_own_update_runs_on_the_consoles_table() {
         .find(|e| e.command.starts_with("UPDATE orders"))
         .map(|e| e.command.clone())
         .expect("a fenced write");
-    let root = mount_at("#/sandbox").await;
+    let root = mount_sandbox().await;
     click(&root, "sql-setup").await;
     type_line(&root, "sql-input-A", &update).await;
     type_line(&root, "sql-input-A", "SELECT status, last_fence, updated_by FROM orders").await;
     let log = text(&find(&root, "sql-log").unwrap());
     assert!(log.contains("UPDATE 1\n"), "{update}\n{log}");
     assert!(log.trim_end().ends_with("paid|34|B"), "{log}");
+}
+
+#[wasm_bindgen_test]
+async fn an_edit_survives_leaving_and_coming_back() {
+    let root = mount_sandbox().await;
+    assert!(find(&root, "sandbox-restored").is_none(), "nothing to restore yet");
+    click(&root, "sandbox-add-worker").await;
+    assert_eq!(find_all(&root, "sandbox-worker").len(), 3);
+    // Run, Back, the header's link or a reload all mount the editor afresh.
+    let again = mount_at("#/sandbox").await;
+    assert!(find(&again, "sandbox-restored").is_some(), "the page says the draft is back");
+    assert_eq!(find_all(&again, "sandbox-worker").len(), 3, "the added worker is still there");
+    // Half-typed, invalid JSON comes back as typed too.
+    let json: web_sys::HtmlTextAreaElement =
+        wasm_bindgen::JsCast::dyn_into(find(&again, "sandbox-json").unwrap()).unwrap();
+    json.set_value("{\"format\": 1, \"id\": ");
+    crate::support::fire(&json, "input").await;
+    let third = mount_at("#/sandbox").await;
+    let json: web_sys::HtmlTextAreaElement =
+        wasm_bindgen::JsCast::dyn_into(find(&third, "sandbox-json").unwrap()).unwrap();
+    assert_eq!(json.value(), "{\"format\": 1, \"id\": ");
+    forget_draft();
 }
