@@ -72,6 +72,15 @@ pub(crate) fn index_at(target: Option<web_sys::EventTarget>, attribute: &str) ->
         .and_then(|id| id.parse().ok())
 }
 
+/// localStorage, if this page may use it: a third-party frame may find it throwing,
+/// missing or full, so a probe write decides (every stored thing goes through here).
+pub(crate) fn local_storage() -> Option<web_sys::Storage> {
+    let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten())?;
+    storage.set_item("fencing-playground/probe", "1").ok()?;
+    let _ = storage.remove_item("fencing-playground/probe");
+    Some(storage)
+}
+
 /// The one door from text to the page: a [`crate::markup::Markup`], whose names are
 /// constants and whose values and text were escaped as it was written.
 pub(crate) fn markup(m: crate::markup::Markup) -> yew::Html {

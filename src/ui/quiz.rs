@@ -41,10 +41,7 @@ fn storage() -> Option<web_sys::Storage> {
     if QUESTIONS.with(|q| q.borrow().is_some()) {
         return None;
     }
-    let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten())?;
-    storage.set_item("fencing-playground/probe", "1").ok()?;
-    let _ = storage.remove_item("fencing-playground/probe");
-    Some(storage)
+    crate::ui::local_storage()
 }
 
 /// How loading went: progress, and what to tell the learner.

@@ -23,17 +23,9 @@ const START_ID: &str = "gc-pause-fenced";
 /// Where the editor keeps the author's text between visits (Run, Back, a reload).
 const DRAFT_KEY: &str = "fencing-playground/sandbox-draft/v1";
 
-/// localStorage, if this page may use it (a probe write, as storage may throw or be full).
-fn storage() -> Option<web_sys::Storage> {
-    let storage = web_sys::window().and_then(|w| w.local_storage().ok().flatten())?;
-    storage.set_item("fencing-playground/probe", "1").ok()?;
-    let _ = storage.remove_item("fencing-playground/probe");
-    Some(storage)
-}
-
 /// The kept draft, as the author left it (valid or not: the editor shows it either way).
 fn kept_draft() -> Option<String> {
-    storage()?
+    crate::ui::local_storage()?
         .get_item(DRAFT_KEY)
         .ok()
         .flatten()
@@ -133,7 +125,7 @@ fn ScenarioEditor() -> Html {
     {
         let text = (*editor).as_ref().map(|e| e.text.clone());
         use_effect_with(text, |text| {
-            if let (Some(text), Some(storage)) = (text, storage()) {
+            if let (Some(text), Some(storage)) = (text, crate::ui::local_storage()) {
                 let _ = storage.set_item(DRAFT_KEY, text);
             }
             || ()
