@@ -46,6 +46,13 @@ impl<T> std::ops::Deref for Shared<T> {
     }
 }
 
+/// A title's setup: its part before the colon. Built-ins with prompts are titled
+/// "setup: outcome", so wherever the outcome must wait (a prompt ahead, a frame's name, a
+/// worksheet, a chapter's list) the setup is what is shown.
+pub fn setup_title(title: &str) -> &str {
+    title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim()
+}
+
 /// Playback speeds, in virtual time per real time, on a logarithmic scale from 0.1x to 10x.
 pub const SPEEDS: &[(u32, &str)] = &[
     (100, "0.1x"),

@@ -203,7 +203,7 @@ pub(crate) fn ChapterHome() -> Html {
                     let entry = crate::catalogue::index().iter().find(|e| &e.id == id);
                     // The setup only: the outcome after the colon waits for the prompts.
                     let title = entry.map_or(id.clone(), |e| m.content(&format!("s.{id}.title"), &e.title));
-                    let name = title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim().to_owned();
+                    let name = crate::player::setup_title(&title).to_owned();
                     let goal = entry.map_or(String::new(), |e| m.content(&format!("s.{id}.goal"), &e.goal));
                     let href = Link::to(View::Scenario { id: id.clone() }).to_hash();
                     // The home page's card, with whether it was seen to its end as its badge.

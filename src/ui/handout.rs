@@ -32,7 +32,7 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
     // A worksheet: the title's setup only, and each prediction prompt asked before the
     // moment that answers it.
     let title = m.content(&format!("s.{id}.title"), &scenario.title);
-    let setup = title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim().to_owned();
+    let setup = crate::player::setup_title(&title).to_owned();
     let prompt_events: Vec<(usize, usize)> = scenario
         .prompts
         .iter()
@@ -52,10 +52,9 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
             }
         }) }</> }
     };
-    let here = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     let interactive = format!(
         "{}{}",
-        here.split('#').next().unwrap_or_default().trim_end_matches("lab.html"),
+        crate::ui::embed::site_address(),
         Link { view: crate::route::View::Scenario { id: id.clone() }, ..props.link.clone() }
             .to_hash()
     );

@@ -1,10 +1,6 @@
 //! What course pages rely on: the embed options in the link, and a host page keeping the
 //! learner's quiz progress.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -42,16 +38,7 @@ async fn controls_and_theme_follow_the_link() {
 async fn a_host_keeps_quiz_progress_and_gives_it_back() {
     let window = web_sys::window().unwrap();
     let origin = window.location().origin().unwrap();
-    let received: Rc<RefCell<Vec<String>>> = Rc::default();
-    let _listener = {
-        let received = received.clone();
-        EventListener::new(&window, "message", move |event| {
-            let event = event.dyn_ref::<web_sys::MessageEvent>().unwrap();
-            if let Some(text) = event.data().as_string() {
-                received.borrow_mut().push(text);
-            }
-        })
-    };
+    let (_listener, received) = crate::support::hear_messages();
     let origins = fencing_playground::route::percent_encode(&origin);
     let hash = format!("#/quiz?v=1&embed=1&frame=q&origins={origins}");
     // The host hands back what it kept from an earlier visit.

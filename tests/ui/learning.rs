@@ -3,7 +3,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -119,16 +118,7 @@ async fn a_compressed_custom_scenario_link_opens_and_a_broken_one_explains() {
 async fn an_embed_talks_only_to_listed_origins() {
     let window = web_sys::window().unwrap();
     let origin = window.location().origin().unwrap();
-    let received: Rc<RefCell<Vec<String>>> = Rc::default();
-    let _listener = {
-        let received = received.clone();
-        EventListener::new(&window, "message", move |event| {
-            let event = event.dyn_ref::<web_sys::MessageEvent>().unwrap();
-            if let Some(text) = event.data().as_string() {
-                received.borrow_mut().push(text);
-            }
-        })
-    };
+    let (_listener, received) = crate::support::hear_messages();
     let hash = format!(
         "#/s/gc-pause-fenced?v=1&embed=1&origins={}",
         fencing_playground::route::percent_encode(&origin)

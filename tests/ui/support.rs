@@ -124,3 +124,21 @@ pub(crate) fn install_packs() {
     fencing_playground::ui::install_pack(Lang::Vi, include_str!("../../static/i18n/vi.json"))
         .unwrap();
 }
+
+/// Records the text of every message posted to this window (what a host page would hear,
+/// since the test page is its own parent), for as long as the listener is kept.
+pub(crate) fn hear_messages()
+-> (gloo_events::EventListener, std::rc::Rc<std::cell::RefCell<Vec<String>>>) {
+    let window = web_sys::window().unwrap();
+    let received: std::rc::Rc<std::cell::RefCell<Vec<String>>> = std::rc::Rc::default();
+    let listener = {
+        let received = received.clone();
+        gloo_events::EventListener::new(&window, "message", move |event| {
+            let event = event.dyn_ref::<web_sys::MessageEvent>().unwrap();
+            if let Some(text) = event.data().as_string() {
+                received.borrow_mut().push(text);
+            }
+        })
+    };
+    (listener, received)
+}

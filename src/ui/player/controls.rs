@@ -170,17 +170,13 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
         ..props.link.clone()
     };
     let title = m.content(&format!("s.{id}.title"), &props.scenario.title);
-    let page = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
-    // The main page sits beside lab.html.
-    let folder = page.split('#').next().unwrap_or("").rsplit_once('/').map_or("", |(f, _)| f);
+    // The main page sits beside lab.html, in the site's folder.
+    let folder = crate::ui::embed::site_address();
     // The frame's name must not give the outcome away: the title's part before its colon.
-    let setup = title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim().to_owned();
-    let snippet = crate::ui::share::embed_snippet(
-        &back,
-        &format!("{folder}/"),
-        &format!("{setup} ({})", m.t("app.name")),
-    );
-    let script = crate::ui::share::embed_script(&back, &format!("{folder}/"), &id);
+    let setup = crate::player::setup_title(&title);
+    let snippet =
+        crate::ui::share::embed_snippet(&back, &folder, &format!("{setup} ({})", m.t("app.name")));
+    let script = crate::ui::share::embed_script(&back, &folder, &id);
     html! {
         <section class="export-page" data-testid="export-page">
             <h1>{ m.labf("export.page", &[("title", &title)]) }</h1>

@@ -132,10 +132,12 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             || ()
         });
     }
+    let full_title = m.content(&format!("s.{}.title", player.original.id), &player.original.title);
     {
         let trace = player.trace.clone();
         let id = player.original.id.clone();
-        let title = m.content(&format!("s.{id}.title"), &player.original.title);
+        // The learning event comes at the end, when the whole title may be read.
+        let title = full_title.clone();
         let lang = m.lang;
         let steps = props.link.options.steps;
         let t_ms = player.time_ms;
@@ -213,14 +215,12 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         true => m.t("player.lesson_summary"),
         false => m.t("player.lesson_summary_differs"),
     };
-    let title = m.content(&format!("s.{id}.title"), &scenario.title);
     // Until every prompt ahead is answered, the page keeps the outcome back: the title's
-    // part after its colon (built-ins with prompts are titled "setup: outcome"), the
-    // summary, the verdict and the future on the timeline.
+    // setup only, and no summary, verdict or future on the timeline.
     let hidden = player.hides_outcome();
     let title = match hidden {
-        true => title.split([':', '\u{ff1a}']).next().unwrap_or_default().trim().to_owned(),
-        false => title,
+        true => crate::player::setup_title(&full_title).to_owned(),
+        false => full_title,
     };
     let live = player
         .current_event()
