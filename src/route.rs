@@ -271,7 +271,8 @@ impl Link {
             (["export", id], None) if is_scenario_id(id) => View::Export { id: (*id).to_owned() },
             (["handout", id], None) if is_scenario_id(id) => View::Handout { id: (*id).to_owned() },
             (["quiz"], None) => View::Quiz,
-            (["sandbox"], None) => View::Sandbox,
+            // The sandbox reads its own query (a draft, a copy to make): see sandbox::Opening.
+            (["sandbox"], _) => View::Sandbox,
             (["explore"], None) => View::Explore,
             (["s"], None) => return invalid("This link names no scenario.".to_owned()),
             // A scenario payload only belongs on `#/s` (found by tests/fuzz: it used to

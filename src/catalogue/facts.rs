@@ -48,7 +48,11 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
             let write =
                 write.ok_or_else(|| W::say(|| format!("{worker} made fewer than {nth} writes")))?;
             expect(write.rows == *rows && (token.is_none() || write.token == *token), &|| {
-                format!("saw {write:?}")
+                format!(
+                    "{worker}'s write #{nth} matched {} row(s) with {}",
+                    write.rows,
+                    token_words(write.token)
+                )
             })
         }
         Fact::Grant { worker, nth, token } => {
@@ -56,19 +60,21 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
             let grant = grants.iter().filter(|g| &g.worker == worker).nth(nth.saturating_sub(1));
             let grant =
                 grant.ok_or_else(|| W::say(|| format!("{worker} got fewer than {nth} grants")))?;
-            expect(grant.token == *token, &|| format!("saw {grant:?}"))
+            expect(grant.token == *token, &|| {
+                format!("{worker}'s grant #{nth} carried {}", token_words(grant.token))
+            })
         }
         Fact::Violation { property } => {
             let found = summary().violations;
-            expect(found.iter().any(|v| &v.name == property), &|| format!("saw {found:?}"))
+            expect(found.iter().any(|v| &v.name == property), &|| names("violations", &found))
         }
         Fact::NoViolations => {
             let found = summary().violations;
-            expect(found.is_empty(), &|| format!("saw {found:?}"))
+            expect(found.is_empty(), &|| names("violations", &found))
         }
         Fact::Warning { kind } => {
             let found = summary().warnings;
-            expect(found.iter().any(|w| &w.name == kind), &|| format!("saw {found:?}"))
+            expect(found.iter().any(|w| &w.name == kind), &|| names("warnings", &found))
         }
         Fact::Charges { count } => {
             let charges = summary().charges;
@@ -76,13 +82,15 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
         }
         Fact::Overlap { present } => {
             let overlaps = summary().overlaps;
-            expect(overlaps.is_empty() != *present, &|| format!("saw {overlaps:?}"))
+            expect(overlaps.is_empty() != *present, &|| {
+                format!("the run has {} overlap(s)", overlaps.len())
+            })
         }
         Fact::Event { at, reply } => {
             let index = anchor_event(trace, at).ok_or_else(|| missing("no such event"))?;
             let event = &trace.events()[index];
             expect(reply.as_ref().is_none_or(|r| &event.reply == r), &|| {
-                format!("reply was {:?}", event.reply)
+                format!("the reply was “{}”", event.reply)
             })
         }
         Fact::NoEvent { at } => match anchor_event(trace, at) {
@@ -104,7 +112,9 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
                 (KeyIs::Value(expected), Some(value)) => value == expected,
                 _ => false,
             };
-            expect(ok, &|| format!("{key} on {} held {seen:?}", node.name))
+            expect(ok, &|| {
+                format!("{key} on {} held {}", node.name, seen.as_deref().unwrap_or("nothing"))
+            })
         }
         Fact::Row { after, last_fence, status, updated_by } => {
             let (state, _) = state_after(trace, after).map_err(missing)?;
@@ -115,7 +125,7 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
                     && updated_by.as_ref().is_none_or(|u| &row.updated_by == u),
                 &|| {
                     format!(
-                        "the row was status {}, last_fence {}, updated_by {:?}",
+                        "the row was status {}, last_fence {}, updated_by “{}”",
                         row.status, row.last_fence, row.updated_by
                     )
                 },
@@ -135,7 +145,8 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
                 .find(|w| &w.name == worker)
                 .ok_or_else(|| missing("no such worker"))?;
             expect(w.belief.is_some() == *holds, &|| {
-                format!("{worker}'s belief was {:?}", w.belief)
+                let believed = if w.belief.is_some() { "believed" } else { "did not believe" };
+                format!("{worker} {believed} it held the lock")
             })
         }
     }
@@ -275,6 +286,22 @@ fn run_tokens(trace: &Trace) -> Vec<i64> {
     }
     tokens.retain(|&t| t >= 2);
     tokens
+}
+
+/// A token in words, for explanations.
+fn token_words(token: Option<i64>) -> String {
+    token.map_or("no token".to_owned(), |t| format!("token {t}"))
+}
+
+/// A run's violations or warnings by name, for explanations.
+fn names(what: &str, found: &[crate::sim::trace::Finding]) -> String {
+    match found.is_empty() {
+        true => format!("the run has no {what}"),
+        false => format!(
+            "the run's {what}: {}",
+            found.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+    }
 }
 
 /// The state right after the anchored event, with the time it happened.

@@ -50,7 +50,11 @@ Sessions A and B are two connections. Up and Down recall earlier lines; Tab comp
 pub struct Output {
     pub session: Session,
     pub text: String,
-    /// The line says the session's statement now waits for the other session's row lock.
+    /// The line is the console's own note, not something psql prints: either it says the
+    /// session's statement now waits for the other session's row lock (only ever for the
+    /// session that ran the statement), or it explains how a waiting statement of the
+    /// *other* session resumed (`B resumed after A's COMMIT: re-checked ...`). Compare only
+    /// the lines without it against psql; `is_waiting` says whether a session waits.
     pub waiting: bool,
 }
 
@@ -149,9 +153,11 @@ impl SqlConsole {
                 }
                 let tag =
                     if matches!(statement, Statement::Commit) { "COMMIT" } else { "ROLLBACK" };
-                self.finish(session, matches!(statement, Statement::Commit));
+                let commit = matches!(statement, Statement::Commit);
+                self.finish(session, commit);
                 out.push(line(session, tag));
-                self.resume(session.other(), out);
+                let cause = if commit { Release::Commit } else { Release::Rollback };
+                self.resume(session.other(), cause, out);
             }
             other => {
                 let work = Work {
@@ -160,25 +166,42 @@ impl SqlConsole {
                     next: 0,
                     count: 0,
                     rows: Vec::new(),
+                    waited: None,
+                    recheck: None,
                 };
-                self.execute(session, work, out);
+                self.execute(session, work, None, out);
             }
         }
     }
 
-    /// Runs (or resumes) one data statement; on success in autocommit, commits.
-    fn execute(&mut self, session: Session, work: Work, out: &mut Vec<Output>) {
-        match self.step(session, work) {
+    /// Runs (or, after the other session released its locks, resumes) one data statement;
+    /// on success in autocommit, commits. A resumed statement's output starts with a note
+    /// saying why it resumed and what its re-check found.
+    fn execute(
+        &mut self,
+        session: Session,
+        mut work: Work,
+        resumed: Option<Release>,
+        out: &mut Vec<Output>,
+    ) {
+        let step = self.step(session, &mut work);
+        if let Some(cause) = resumed
+            && !matches!(step, Step::Blocked)
+        {
+            let text = self.resume_note(session, cause, &work, &step);
+            out.push(Output { session, text, waiting: true });
+        }
+        match step {
             Step::Done(lines) => {
                 for text in lines {
                     out.push(line(session, &text));
                 }
                 if self.sessions[session.index()].tx == Tx::Idle {
                     self.finish(session, true);
-                    self.resume(session.other(), out);
+                    self.resume(session.other(), Release::Statement, out);
                 }
             }
-            Step::Blocked(work) => {
+            Step::Blocked => {
                 if self.is_waiting(session.other()) {
                     // Both would wait for each other: PostgreSQL's deadlock check (after
                     // deadlock_timeout, 1 s) aborts the later waiter.
@@ -199,9 +222,63 @@ impl SqlConsole {
         }
     }
 
-    fn resume(&mut self, session: Session, out: &mut Vec<Output>) {
+    /// The console's note before a resumed statement's output, from the re-check `step`
+    /// just ran: `B resumed after A's COMMIT: re-checked last_fence 34 < 33 → false →
+    /// UPDATE 0`. PostgreSQL's READ COMMITTED re-evaluates the WHERE clause on the newest
+    /// committed version of a row it waited for (EvalPlanQual); the note shows the
+    /// conditions on the columns the other transaction had written, with the values
+    /// re-checked (all of them if it wrote none of those columns: the others cannot have
+    /// changed, and they held when the statement matched the row).
+    fn resume_note(&self, session: Session, cause: Release, work: &Work, step: &Step) -> String {
+        let other = session.other().name();
+        let after = match cause {
+            Release::Commit => format!("{other}'s COMMIT"),
+            Release::Rollback => format!("{other}'s ROLLBACK"),
+            Release::Error => format!("{other}'s error aborted its transaction"),
+            Release::Statement => format!("{other}'s statement committed"),
+        };
+        let outcome = match step {
+            Step::Done(lines) => match &work.statement {
+                // psql -t prints no row count for a SELECT: the note gives it.
+                Statement::Select { .. } => format!("SELECT {}", lines.len()),
+                _ => lines.first().cloned().unwrap_or_default(),
+            },
+            Step::Blocked | Step::Failed(_) => "ERROR".to_owned(),
+        };
+        let check = match &work.statement {
+            Statement::Insert { .. } => Some("re-checked the primary key".to_owned()),
+            Statement::Update { table, filter, .. } | Statement::Select { table, filter, .. } => {
+                self.table_index(table)
+                    .ok()
+                    .and_then(|t| recheck_text(&self.tables[t].columns, filter.as_ref(), work))
+            }
+            _ => None,
+        };
+        // After a ROLLBACK (or an error) the row version the statement matched is still the
+        // newest: PostgreSQL does not re-evaluate, the first check stands.
+        let check = match (cause, check) {
+            (Release::Rollback | Release::Error, Some(check))
+                if !matches!(work.statement, Statement::Insert { .. }) =>
+            {
+                Some(check.replacen(
+                    "re-checked ",
+                    "the row is unchanged, so its first check stands: ",
+                    1,
+                ))
+            }
+            (_, check) => check,
+        };
+        match check {
+            Some(check) => format!("{} resumed after {after}: {check} → {outcome}", session.name()),
+            None => format!("{} resumed after {after} → {outcome}", session.name()),
+        }
+    }
+
+    /// Resumes the session's waiting statement, if any, now that the other session's
+    /// transaction ended by `cause`.
+    fn resume(&mut self, session: Session, cause: Release, out: &mut Vec<Output>) {
         if let Some(work) = self.sessions[session.index()].waiting.take() {
-            self.execute(session, work, out);
+            self.execute(session, work, Some(cause), out);
         }
     }
 
@@ -212,11 +289,22 @@ impl SqlConsole {
         let in_block = self.sessions[session.index()].tx == Tx::InBlock;
         self.finish(session, false);
         self.sessions[session.index()].tx = if in_block { Tx::Aborted } else { Tx::Idle };
-        self.resume(session.other(), out);
+        self.resume(session.other(), Release::Error, out);
     }
 
     /// Commits or rolls back the session's changes and releases its row locks.
     fn finish(&mut self, session: Session, commit: bool) {
+        // The other session's resume note names the columns this transaction wrote to the
+        // row it waits for, whether they are now committed or thrown away.
+        if let Some(Waited { table, row, written, .. }) = self.sessions[session.other().index()]
+            .waiting
+            .as_mut()
+            .and_then(|work| work.waited.as_mut())
+            && let Some(held) = self.tables.get(*table).and_then(|t| t.rows.get(*row))
+            && held.locked_by == Some(session)
+        {
+            *written = held.pending.as_ref().map(|v| v.values.clone());
+        }
         for table in &mut self.tables {
             for row in &mut table.rows {
                 if row.locked_by != Some(session) {
@@ -234,7 +322,7 @@ impl SqlConsole {
         self.sessions[session.index()].waiting = None;
     }
 
-    fn step(&mut self, session: Session, mut work: Work) -> Step {
+    fn step(&mut self, session: Session, work: &mut Work) -> Step {
         let statement = work.statement.clone();
         match &statement {
             Statement::Create { table, columns } => self.create(table, columns, session),
@@ -261,18 +349,24 @@ impl SqlConsole {
                     while let Some(&r) = work.candidates.as_ref().and_then(|c| c.get(work.next)) {
                         let row = &mut self.tables[t].rows[r];
                         if row.locked_by == Some(session.other()) {
-                            return Step::Blocked(work);
+                            work.wait_for(t, r, row.visible(session));
+                            return Step::Blocked;
                         }
                         // READ COMMITTED re-check: the newest version must still match.
                         let current = row.visible(session).cloned();
-                        let keep = match current {
+                        let keep = match &current {
                             Some(version) => {
-                                match self.tables[t].test(filter.as_ref(), &version.values) {
+                                let tested = self.tables[t].test(filter.as_ref(), &version.values);
+                                work.rechecked(r, Some(version), tested.as_ref().ok().copied());
+                                match tested {
                                     Ok(keep) => keep,
                                     Err(e) => return Step::Failed(e),
                                 }
                             }
-                            None => false,
+                            None => {
+                                work.rechecked(r, None, Some(false));
+                                false
+                            }
                         };
                         if keep {
                             self.tables[t].rows[r].locked_by = Some(session);
@@ -301,14 +395,20 @@ impl SqlConsole {
                     }
                 }
                 while let Some(&r) = work.candidates.as_ref().and_then(|c| c.get(work.next)) {
-                    if self.tables[t].rows[r].locked_by == Some(session.other()) {
-                        return Step::Blocked(work);
+                    let row = &self.tables[t].rows[r];
+                    if row.locked_by == Some(session.other()) {
+                        work.wait_for(t, r, row.visible(session));
+                        return Step::Blocked;
                     }
-                    let Some(current) = self.tables[t].rows[r].visible(session).cloned() else {
+                    // READ COMMITTED re-check: the newest version must still match.
+                    let Some(current) = row.visible(session).cloned() else {
+                        work.rechecked(r, None, Some(false));
                         work.next += 1;
                         continue;
                     };
-                    match self.tables[t].test(filter.as_ref(), &current.values) {
+                    let tested = self.tables[t].test(filter.as_ref(), &current.values);
+                    work.rechecked(r, Some(&current), tested.as_ref().ok().copied());
+                    match tested {
                         Ok(true) => {}
                         Ok(false) => {
                             work.next += 1;
@@ -469,17 +569,8 @@ impl SqlConsole {
         // Check every row before inserting any, so a wait never leaves half an insert.
         for (i, values) in built.iter().enumerate() {
             if table.waits_for_other(session, values) {
-                return Step::Blocked(Work {
-                    statement: Statement::Insert {
-                        table: name.clone(),
-                        columns: columns.map(<[Name]>::to_vec),
-                        rows: rows.to_vec(),
-                    },
-                    candidates: None,
-                    next: i,
-                    count: 0,
-                    rows: Vec::new(),
-                });
+                // Resumed, the insert starts over (its candidates stay None).
+                return Step::Blocked;
             }
             if let Err(e) = table.unique_ok(session, values, None) {
                 return Step::Failed(e);
@@ -540,12 +631,63 @@ struct Work {
     next: usize,
     count: usize,
     rows: Vec<usize>,
+    /// The row an UPDATE or SELECT ... FOR UPDATE last waited for (none for an INSERT).
+    waited: Option<Waited>,
+    /// That row's READ COMMITTED re-check, once the statement resumed and ran it.
+    recheck: Option<Recheck>,
+}
+
+/// A row a statement waited for, by table and row index.
+#[derive(Clone, Debug)]
+struct Waited {
+    table: usize,
+    row: usize,
+    /// The version the statement had matched (the newest committed one when it waited).
+    seen: Option<Vec<Value>>,
+    /// What the lock holder's transaction had written to the row when it ended (set by
+    /// `finish`; `None` if it only locked the row).
+    written: Option<Vec<Value>>,
+}
+
+/// The re-check of a waited-for row on its newest version, as `step` ran it.
+#[derive(Clone, Debug)]
+struct Recheck {
+    /// The version re-checked; `None` if the row was no longer visible.
+    values: Option<Vec<Value>>,
+    /// Whether the WHERE clause held; `None` if evaluating it failed.
+    matched: Option<bool>,
+}
+
+impl Work {
+    fn wait_for(&mut self, table: usize, row: usize, seen: Option<&Version>) {
+        let seen = seen.map(|v| v.values.clone());
+        self.waited = Some(Waited { table, row, seen, written: None });
+        self.recheck = None;
+    }
+
+    /// Records a row's test when it is the row this statement waited for.
+    fn rechecked(&mut self, row: usize, version: Option<&Version>, matched: Option<bool>) {
+        if self.waited.as_ref().is_some_and(|w| w.row == row) && self.recheck.is_none() {
+            self.recheck = Some(Recheck { values: version.map(|v| v.values.clone()), matched });
+        }
+    }
 }
 
 enum Step {
     Done(Vec<String>),
-    Blocked(Work),
+    Blocked,
     Failed(SqlError),
+}
+
+/// How the other session's transaction ended, releasing the row a statement waited for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Release {
+    Commit,
+    Rollback,
+    /// An error aborted it (PostgreSQL releases the locks at once, as at ROLLBACK).
+    Error,
+    /// Its autocommitted statement finished.
+    Statement,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1209,6 +1351,123 @@ fn eval(expr: &Expr, row: &[Value], columns: &[Column]) -> Result<Value, SqlErro
             }
         }
     })
+}
+
+/// The re-check part of a resume note (`re-checked last_fence 34 < 33 → false`), or
+/// `None` if the statement recorded no re-check.
+fn recheck_text(columns: &[Column], filter: Option<&Expr>, work: &Work) -> Option<String> {
+    let (waited, recheck) = (work.waited.as_ref()?, work.recheck.as_ref()?);
+    let Some(values) = &recheck.values else {
+        return Some("the row it waited for is no longer visible".to_owned());
+    };
+    let Some(filter) = filter else {
+        return Some("no WHERE clause to re-check".to_owned());
+    };
+    let verdict = match recheck.matched {
+        Some(true) => "true",
+        // The WHERE clause yields NULL, which does not match either.
+        Some(false) if eval(filter, values, columns).ok() == Some(Value::Null) => "NULL",
+        Some(false) => "false",
+        None => "ERROR",
+    };
+    // The columns the other transaction wrote to the row, as against what this statement
+    // had matched.
+    let written: Vec<usize> = match (&waited.seen, &waited.written) {
+        (Some(seen), Some(written)) => {
+            (0..columns.len()).filter(|&c| seen.get(c) != written.get(c)).collect()
+        }
+        _ => Vec::new(),
+    };
+    let mut parts = Vec::new();
+    conjuncts(filter, &mut parts);
+    let contested: Vec<&Expr> = parts
+        .iter()
+        .copied()
+        .filter(|e| {
+            let mut names = Vec::new();
+            column_names(e, &mut names);
+            names.iter().any(|n| {
+                columns.iter().position(|c| c.name == *n).is_some_and(|i| written.contains(&i))
+            })
+        })
+        .collect();
+    let shown = if contested.is_empty() { parts } else { contested };
+    let rendered: Option<Vec<String>> =
+        shown.iter().map(|e| condition_text(e, values, columns)).collect();
+    Some(match rendered {
+        Some(conditions) => format!("re-checked {} → {verdict}", conditions.join(" AND ")),
+        None => format!("re-checked the WHERE clause on the committed row → {verdict}"),
+    })
+}
+
+/// The conditions of a WHERE clause joined by AND at its top level.
+fn conjuncts<'a>(expr: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match expr {
+        Expr::Binary { op: Op::And, left, right, .. } => {
+            conjuncts(left, out);
+            conjuncts(right, out);
+        }
+        other => out.push(other),
+    }
+}
+
+fn column_names<'a>(expr: &'a Expr, out: &mut Vec<&'a str>) {
+    match expr {
+        Expr::Column(name) => out.push(&name.text),
+        Expr::Binary { left, right, .. } => {
+            column_names(left, out);
+            column_names(right, out);
+        }
+        Expr::Not { inner, .. } | Expr::IsNull { inner, .. } => column_names(inner, out),
+        Expr::Int { .. } | Expr::Str { .. } | Expr::Bool { .. } | Expr::Null { .. } => {}
+    }
+}
+
+/// One condition with each column followed by its value in `row` (`last_fence 34 < 33`):
+/// a comparison or IS [NOT] NULL of columns and constants; `None` for anything else.
+fn condition_text(expr: &Expr, row: &[Value], columns: &[Column]) -> Option<String> {
+    match expr {
+        Expr::Binary { op, left, right, .. }
+            if matches!(op, Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge) =>
+        {
+            Some(format!(
+                "{} {} {}",
+                operand_text(left, row, columns)?,
+                op.symbol(),
+                operand_text(right, row, columns)?
+            ))
+        }
+        Expr::IsNull { negated, inner } => Some(format!(
+            "{} IS {}NULL",
+            operand_text(inner, row, columns)?,
+            if *negated { "NOT " } else { "" }
+        )),
+        _ => None,
+    }
+}
+
+fn operand_text(expr: &Expr, row: &[Value], columns: &[Column]) -> Option<String> {
+    Some(match expr {
+        Expr::Column(name) => {
+            let i = columns.iter().position(|c| c.name == name.text)?;
+            format!("{} {}", name.text, literal_text(row.get(i)?))
+        }
+        Expr::Int { text, .. } => text.clone(),
+        Expr::Str { text, .. } => literal_text(&Value::Text(text.clone())),
+        Expr::Bool { value, .. } => literal_text(&Value::Bool(*value)),
+        Expr::Null { .. } => literal_text(&Value::Null),
+        _ => return None,
+    })
+}
+
+/// A value as SQL would write it: 34, 'paid', true, NULL.
+fn literal_text(value: &Value) -> String {
+    match value {
+        Value::Null => "NULL".to_owned(),
+        Value::Int(n) => n.to_string(),
+        Value::Text(s) => format!("'{}'", s.replace('\'', "''")),
+        Value::Bool(b) => b.to_string(),
+    }
 }
 
 fn truth(value: &Value) -> Option<bool> {

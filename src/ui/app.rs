@@ -9,9 +9,9 @@ use yew::prelude::*;
 use crate::catalogue;
 use crate::i18n::{Lang, Messages};
 use crate::route::{Link, Page, Theme, View};
-use crate::ui::compare::Compare;
 use crate::ui::home::Home;
 use crate::ui::i18n::{I18n, browser_lang, cached, fetch_pack};
+use crate::ui::lessons::{LessonPage, LessonView};
 use crate::ui::not_found::{Invalid, NotFound};
 use crate::ui::player::{CustomScenario, FetchedPlayer, PlayerPage};
 use crate::ui::quiz::QuizPage;
@@ -125,22 +125,19 @@ impl Pages for LabPages {
 
     fn render(link: &Link, m: &Messages) -> Html {
         match &link.view {
-            View::Compare { id } => match catalogue::find(id) {
-                Some(scenario) => html! { <Compare key={id.clone()} scenario={scenario} /> },
-                None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
-            },
-            View::Export { id } => match catalogue::find(id) {
-                Some(scenario) => {
-                    html! { <crate::ui::player::controls::ExportPage key={id.clone()} scenario={scenario} link={link.clone()} /> }
-                }
-                None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
-            },
-            View::Handout { id } => match catalogue::find(id) {
-                Some(scenario) => {
-                    html! { <crate::ui::handout::Handout key={id.clone()} scenario={crate::player::ScenarioRef::new(scenario)} link={link.clone()} /> }
-                }
-                None => html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> },
-            },
+            View::Compare { id } | View::Export { id } | View::Handout { id }
+                if catalogue::is_builtin(id) =>
+            {
+                let view = match &link.view {
+                    View::Compare { .. } => LessonView::Compare,
+                    View::Export { .. } => LessonView::Export,
+                    _ => LessonView::Handout,
+                };
+                html! { <LessonPage key={format!("{}{id}", view as u8)} id={id.clone()} link={link.clone()} {view} /> }
+            }
+            View::Compare { id } | View::Export { id } | View::Handout { id } => {
+                html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> }
+            }
             View::Quiz => {
                 html! { <QuizPage embed={link.embed} origins={link.origins.clone()} link={link.clone()} /> }
             }
@@ -162,6 +159,8 @@ impl Pages for AllPages {
     const PAGE: Option<Page> = None;
 
     fn render(link: &Link, m: &Messages) -> Html {
+        // This bundle carries the lessons (the tests' runner serves no files).
+        crate::ui::lessons::compile_in(Some(catalogue::find));
         match link.view.page() {
             Page::Main => render_main::<Self>(link, m),
             Page::Lab => LabPages::render(link, m),

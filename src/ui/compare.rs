@@ -13,6 +13,9 @@ use crate::ui::player::Swimlanes;
 #[derive(PartialEq, Properties)]
 pub(crate) struct CompareProps {
     pub(crate) scenario: Scenario,
+    /// Where "back" leads; by default the scenario's player (a draft's is the sandbox).
+    #[prop_or_default]
+    pub(crate) back: Option<AttrValue>,
 }
 
 #[component]
@@ -115,7 +118,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
                 <span class="clock" data-testid="clock">{ m.secs(*time) }</span>
             </div>
             { for rows }
-            <p><a href={crate::route::Link::to(crate::route::View::Scenario { id: props.scenario.id.clone() }).to_hash()}>{ m.lab("compare.back") }</a></p>
+            <p><a href={props.back.clone().unwrap_or_else(|| crate::route::Link::to(crate::route::View::Scenario { id: props.scenario.id.clone() }).to_hash().into())}>{ m.lab("compare.back") }</a></p>
         </section>
     }
 }

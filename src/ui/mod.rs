@@ -13,6 +13,7 @@ mod handout;
 mod home;
 mod hooks;
 mod i18n;
+mod lessons;
 mod not_found;
 pub(crate) mod player;
 mod quiz;

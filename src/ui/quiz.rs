@@ -133,6 +133,10 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
     }
     let selected = use_state(|| None::<usize>);
     let checked = use_state(|| None::<usize>);
+    // "Show me" needs the question's lesson (fetched; called before any early return, as
+    // hooks must be).
+    let shown = questions.get(*index).map(|q| q.show.scenario.clone()).unwrap_or_default();
+    let lesson = crate::ui::lessons::use_lesson(&shown);
     let Some(q) = questions.get(*index) else { return html! {} };
     let key = |suffix: &str| format!("q.{}.{suffix}", q.id);
     let n = questions.len();
@@ -263,7 +267,7 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
         })
     };
     // "Show me": the scenario at the moment its event happens.
-    let show_href = crate::catalogue::find(&q.show.scenario).map(|scenario| {
+    let show_href = lesson.and_then(Result::ok).map(|scenario| {
         let trace = crate::sim::run(&scenario);
         let t_ms = crate::catalogue::narration::anchor_event(&trace, &q.show.at)
             .map(|i| trace.events()[i].at_ms);

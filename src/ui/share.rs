@@ -131,7 +131,7 @@ async fn transform(bytes: &[u8], constructor: &str) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-async fn deflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
+pub(crate) async fn deflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
     transform(bytes, "CompressionStream").await
 }
 

@@ -94,7 +94,8 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     // under the same kind of policy, and the consoles answer.
     await page.evaluate(() => { location.hash = '#/sandbox'; });
     await page.waitForSelector('[data-testid=sandbox]', { timeout: 15000 });
-    if (!page.url().endsWith('lab.html#/sandbox')) problems.push(`the sandbox opened at ${page.url()}, not lab.html#/sandbox`);
+    // The sandbox keeps its open draft in the address (#/sandbox?sz=...).
+    if (!/lab\.html#\/sandbox(\?|$)/.test(page.url())) problems.push(`the sandbox opened at ${page.url()}, not lab.html#/sandbox`);
     const labCsp = await page.evaluate(() => document.querySelector('meta[http-equiv=Content-Security-Policy]')?.content || '');
     if (!labCsp.includes("object-src 'none'") || !labCsp.includes("script-src 'self' 'wasm-unsafe-eval' 'sha256-")) {
       problems.push(`missing or loose Content-Security-Policy on lab.html: ${labCsp}`);

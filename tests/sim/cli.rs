@@ -129,7 +129,7 @@ fn sql_console_runs_two_sessions_and_multi_line_statements() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(
         stdout(&output),
-        "A: CREATE TABLE\nA: INSERT 0 1\nA: BEGIN\nA: UPDATE 1\nB: (waiting for a row lock held by session A)\nA: COMMIT\nB: UPDATE 0\nB: 42|35\n\
+        "A: CREATE TABLE\nA: INSERT 0 1\nA: BEGIN\nA: UPDATE 1\nB: (waiting for a row lock held by session A)\nA: COMMIT\nB: B resumed after A's COMMIT: re-checked last_fence 35 < 34 → false → UPDATE 0\nB: UPDATE 0\nB: 42|35\n\
          B: ERROR:  DROP is not supported here; this console runs CREATE TABLE, INSERT, SELECT, UPDATE, BEGIN, COMMIT and ROLLBACK\n"
     );
 }

@@ -110,6 +110,9 @@ fn every_key_the_code_builds_is_in_every_pack() {
     let mut computed: Vec<&str> = fencing_playground::verdict::KEYS.to_vec();
     computed.extend(Change::ALL.map(Change::key));
     computed.extend(Protection::ALL.map(Protection::heading_key));
+    let sandbox = fencing_playground::sandbox::message_keys();
+    assert!(sandbox.len() > 100, "the sandbox's keys: {}", sandbox.len());
+    computed.extend(sandbox.iter().map(String::as_str));
     let english: BTreeMap<String, String> = parse_pack(i18n::EN_UI)
         .expect("en-main.json")
         .into_iter()

@@ -14,6 +14,29 @@ async fn mount_sandbox() -> web_sys::Element {
 fn forget_draft() {
     let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
     storage.remove_item("fencing-playground/sandbox-draft/v1").unwrap();
+    storage.remove_item("fencing-playground/sandbox-drafts/v1").unwrap();
+}
+
+fn json_text(root: &web_sys::Element) -> String {
+    wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(
+        find(root, "sandbox-json").unwrap(),
+    )
+    .unwrap()
+    .value()
+}
+
+async fn type_json(root: &web_sys::Element, text: &str) {
+    let json: web_sys::HtmlTextAreaElement =
+        wasm_bindgen::JsCast::dyn_into(find(root, "sandbox-json").unwrap()).unwrap();
+    json.set_value(text);
+    crate::support::fire(&json, "input").await;
+}
+
+/// The field of the form at a loader path (`$.seed`, `$.workers[0].program[0].ttl_ms`).
+fn field_at(root: &web_sys::Element, path: &str) -> web_sys::Element {
+    root.query_selector(&format!("[data-path='{path}']"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no field {path}"))
 }
 
 async fn type_line(root: &web_sys::Element, test_id: &str, line: &str) {
@@ -33,14 +56,16 @@ async fn the_editor_adds_a_worker_and_shows_errors_with_their_path() {
     assert!(find(&root, "sandbox-valid").is_some());
 
     set_change(&root, "sandbox-seed", "twelve").await;
-    let error = text(&find(&root, "field-error").expect("an inline error"));
-    assert!(error.starts_with("$.seed"), "{error}");
+    let errors = find_all(&root, "field-error");
+    assert_eq!(errors.len(), 1, "said once, under its field");
+    let error = text(&errors[0]);
+    assert!(error.contains("whole number") && !error.contains("line"), "{error}");
+    assert_eq!(input_value(&root, "sandbox-seed"), "twelve", "the field keeps what was typed");
     // A refused form edit keeps the last valid scenario runnable.
     let run = find(&root, "sandbox-run").unwrap();
     assert!(!run.has_attribute("disabled"));
 
-    json.set_value("{\"format\": 1,\n  \"id\": }");
-    crate::support::fire(&json, "input").await;
+    type_json(&root, "{\"format\": 1,\n  \"id\": }").await;
     let error = text(&find(&root, "sandbox-error").expect("the JSON error"));
     assert!(error.contains("line 2, column 9"), "{error}");
     assert!(run.has_attribute("disabled"), "broken JSON cannot run");
@@ -80,7 +105,10 @@ async fn the_sql_console_races_two_sessions() {
     type_line(&root, "sql-input-A", "COMMIT;").await;
     type_line(&root, "sql-input-B", "SELECT last_fence FROM orders").await;
     let log = text(&find(&root, "sql-log").unwrap());
-    assert!(log.contains("COMMIT\nUPDATE 0\nB=> SELECT last_fence FROM orders\n35"), "{log}");
+    assert!(
+        log.contains("COMMIT\nB resumed after A's COMMIT: re-checked last_fence 35 < 34 → false → UPDATE 0\nUPDATE 0\nB=> SELECT last_fence FROM orders\n35"),
+        "{log}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -105,7 +133,7 @@ async fn run_opens_the_edited_scenario_in_the_player() {
 async fn a_step_field_edits_that_step_in_the_json() {
     let root = mount_sandbox().await;
     let field: web_sys::HtmlInputElement = wasm_bindgen::JsCast::dyn_into(
-        root.query_selector("[data-testid='sandbox-step-field'][data-field='ttl_ms']")
+        root.query_selector("[data-path='$.workers[0].program[0].ttl_ms']")
             .unwrap()
             .expect("A's TTL field"),
     )
@@ -117,15 +145,22 @@ async fn a_step_field_edits_that_step_in_the_json() {
     assert!(json.value().contains("\"ttl_ms\": 5000"), "{}", json.value());
     // A word where a number belongs: refused inline, with the field's path.
     let field: web_sys::HtmlInputElement = wasm_bindgen::JsCast::dyn_into(
-        root.query_selector("[data-testid='sandbox-step-field'][data-field='ttl_ms']")
-            .unwrap()
-            .unwrap(),
+        root.query_selector("[data-path='$.workers[0].program[0].ttl_ms']").unwrap().unwrap(),
     )
     .unwrap();
     field.set_value("soon");
     crate::support::fire(&field, "change").await;
-    let error = text(&find(&root, "field-error").expect("an inline error"));
-    assert!(error.starts_with("$.workers[0].program[0].ttl_ms"), "{error}");
+    let errors = find_all(&root, "field-error");
+    assert_eq!(errors.len(), 1, "said once");
+    assert!(text(&errors[0]).contains("expected a whole number"), "{}", text(&errors[0]));
+    let field = field_at(&root, "$.workers[0].program[0].ttl_ms");
+    assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(
+        wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(field).unwrap().value(),
+        "soon",
+        "the typed value stays"
+    );
+    assert!(json_text(&root).contains("\"ttl_ms\": 5000"), "the text keeps the last valid value");
 }
 
 #[wasm_bindgen_test]
@@ -133,7 +168,7 @@ async fn a_word_field_offers_only_the_words_the_format_accepts() {
     let root = mount_sandbox().await;
     let select: web_sys::HtmlSelectElement = wasm_bindgen::JsCast::dyn_into(
         root.query_selector(
-            "[data-testid='sandbox-step-field'][data-field='how'] option[value='unfenced']",
+            "[data-testid='sandbox-row-field'][data-path='$.workers[0].program[2].how'] option[value='unfenced']",
         )
         .unwrap()
         .expect("the write step's menu lists unfenced")
@@ -219,4 +254,166 @@ async fn an_edit_survives_leaving_and_coming_back() {
         wasm_bindgen::JsCast::dyn_into(find(&third, "sandbox-json").unwrap()).unwrap();
     assert_eq!(json.value(), "{\"format\": 1, \"id\": ");
     forget_draft();
+}
+
+#[wasm_bindgen_test]
+async fn invalid_json_survives_a_form_edit() {
+    let root = mount_sandbox().await;
+    let half =
+        format!("{}\n  \"narration\": [{{\"text\": \"My half-typed paragraph", json_text(&root));
+    type_json(&root, &half).await;
+    assert!(find(&root, "sandbox-form-locked").is_some(), "the form says it is locked");
+    let add = find(&root, "sandbox-add-worker").unwrap();
+    assert!(add.closest("fieldset[disabled]").unwrap().is_some(), "the form's controls are off");
+    click(&root, "sandbox-add-worker").await;
+    set_change(&root, "sandbox-seed", "9").await;
+    assert_eq!(json_text(&root), half, "nothing replaced the author's text");
+    assert!(find(&root, "sandbox-not-runnable").is_some(), "Run says why it waits");
+    // Undo brings back the text as it was before the typing.
+    click(&root, "sandbox-undo").await;
+    assert!(find(&root, "sandbox-form-locked").is_none());
+    assert!(!json_text(&root).contains("half-typed"));
+    click(&root, "sandbox-redo").await;
+    assert_eq!(json_text(&root), half);
+    forget_draft();
+}
+
+#[wasm_bindgen_test]
+async fn edit_a_copy_opens_the_players_scenario_in_the_sandbox() {
+    forget_draft();
+    let player = mount_at("#/s/gc-pause-fenced").await;
+    let mut link = None;
+    for _ in 0..50 {
+        link = find(&player, "edit-copy");
+        if link.is_some() {
+            break;
+        }
+        crate::support::settle().await;
+    }
+    let href = link.expect("the player offers Edit a copy").get_attribute("href").unwrap();
+    assert_eq!(href, "lab.html#/sandbox?edit=gc-pause-fenced");
+    let root = mount_at(href.trim_start_matches("lab.html")).await;
+    let id: web_sys::HtmlInputElement =
+        wasm_bindgen::JsCast::dyn_into(find(&root, "sandbox-id").unwrap()).unwrap();
+    assert_eq!(id.value(), "gc-pause-fenced-copy", "a copy has a new id");
+    assert!(json_text(&root).contains("\"pause_ms\": 39000"), "the lesson's own run");
+    assert!(
+        !find_all(&root, "sandbox-inherited").is_empty(),
+        "its texts are flagged as the template's"
+    );
+    forget_draft();
+}
+
+#[wasm_bindgen_test]
+async fn lint_warns_of_a_misspelt_anchor_and_a_fault_after_the_end() {
+    let root = mount_sandbox().await;
+    let edited =
+        json_text(&root).replacen("\"event\": \"paused\"", "\"event\": \"pasued\"", 1).replacen(
+            "\"faults\": [",
+            "\"faults\": [\n    {\"fault\": \"crash\", \"worker\": \"B\", \"at_ms\": 90000},",
+            1,
+        );
+    type_json(&root, &edited).await;
+    assert!(
+        find(&root, "sandbox-valid").is_some(),
+        "{:?}",
+        find(&root, "sandbox-error").map(|e| text(&e))
+    );
+    let warnings: Vec<(String, String)> = find_all(&root, "sandbox-warning")
+        .iter()
+        .map(|w| (w.get_attribute("data-path").unwrap(), text(w)))
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|(p, t)| p == "$.narration[1].at" && t.contains("did you mean `paused`?")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings.iter().any(|(p, t)| p == "$.faults[0].at_ms" && t.contains("after the run ends")),
+        "{warnings:?}"
+    );
+    forget_draft();
+}
+
+async fn pointer(target: &web_sys::Element, kind: &str, client_x: f64) {
+    let init = web_sys::PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_client_x(client_x as i32);
+    init.set_pointer_id(1);
+    let event = web_sys::PointerEvent::new_with_event_init_dict(kind, &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+    crate::support::settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_drag_on_the_timeline_changes_the_scenario_and_undoes_as_one() {
+    let root = mount_sandbox().await;
+    let before = json_text(&root);
+    assert!(before.contains("\"start_ms\": 31000"), "B starts at 31 s");
+    let handle = root
+        .query_selector("[data-testid='sandbox-start-handle'][data-worker='B']")
+        .unwrap()
+        .expect("B's start handle");
+    let svg = find(&root, "sandbox-timeline").unwrap();
+    let rect = svg.get_bounding_client_rect();
+    // The drawing is 760 units wide with a 70-unit gutter; the run is 60 s long.
+    let x_at = |ms: f64| rect.left() + (70.0 + ms / 60_000.0 * 690.0) * rect.width() / 760.0;
+    pointer(&handle, "pointerdown", x_at(31_000.0)).await;
+    pointer(&svg, "pointermove", x_at(20_000.0)).await;
+    pointer(&svg, "pointermove", x_at(10_000.0)).await;
+    pointer(&svg, "pointerup", x_at(10_000.0)).await;
+    let after = json_text(&root);
+    let start = |text: &str| -> u64 {
+        let scenario = fencing_playground::catalogue::load::parse_scenario(text).unwrap();
+        scenario.workers[1].start_ms
+    };
+    let moved = start(&after);
+    assert!((9_000..=11_000).contains(&moved), "B now starts near 10 s: {moved}");
+    // The run follows: B no longer waits for A's lease to expire.
+    let outcome = text(&find(&root, "sandbox-outcome").unwrap());
+    assert!(!outcome.is_empty());
+    // One drag is one undo step.
+    click(&root, "sandbox-undo").await;
+    assert_eq!(start(&json_text(&root)), 31_000);
+    // The keyboard does the same: → moves B's start 100 ms later.
+    let handle = root
+        .query_selector("[data-testid='sandbox-start-handle'][data-worker='B']")
+        .unwrap()
+        .unwrap();
+    press(&handle, "ArrowRight", false).await;
+    assert_eq!(start(&json_text(&root)), 31_100);
+    forget_draft();
+}
+
+#[wasm_bindgen_test]
+async fn a_paragraph_pinned_to_an_event_is_checked_against_the_run() {
+    let root = mount_sandbox().await;
+    let pick: web_sys::HtmlSelectElement =
+        wasm_bindgen::JsCast::dyn_into(find(&root, "sandbox-pick-event").unwrap()).unwrap();
+    // B's grant: the option whose text names B and `granted`.
+    let options = pick.options();
+    let index = (0..options.length())
+        .find(|&i| options.item(i).map(|o| text(&o)).is_some_and(|t| t.contains("· B · granted")))
+        .expect("B's grant is listed");
+    pick.set_selected_index(index as i32);
+    crate::support::fire(&pick, "change").await;
+    let paragraphs = find_all(&root, "sandbox-paragraph").len();
+    click(&root, "sandbox-narrate").await;
+    assert_eq!(find_all(&root, "sandbox-paragraph").len(), paragraphs + 1);
+    // Now a third worker takes the lock first: the built-in's paragraphs about B's token are
+    // marked as untrue of this run.
+    assert!(find_all(&root, "sandbox-mark").is_empty(), "all true so far");
+    click(&root, "sandbox-add-worker").await;
+    set_change_path(&root, "$.workers[2].start_ms", "30500").await;
+    let marks: Vec<String> = find_all(&root, "sandbox-mark").iter().map(text).collect();
+    assert!(marks.iter().any(|m| m.contains("B's grant")), "{marks:?}");
+    forget_draft();
+}
+
+async fn set_change_path(root: &web_sys::Element, path: &str, value: &str) {
+    let input: web_sys::HtmlInputElement =
+        wasm_bindgen::JsCast::dyn_into(field_at(root, path)).unwrap();
+    input.set_value(value);
+    crate::support::fire(&input, "change").await;
 }

@@ -652,6 +652,8 @@ pub fn member_words(kind: &str, member: &str) -> Option<Vec<&'static str>> {
         ("watchdog", "how") => names(RENEWS),
         ("release", "how") => names(RELEASES),
         ("crash-node", "kind") => names(CRASHES),
+        ("sql", "guard") => names(GUARDS),
+        ("$", "tokens") => names(TOKENS),
         _ => return None,
     })
 }

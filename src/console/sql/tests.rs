@@ -1,4 +1,4 @@
-use super::{SqlConsole, render, split_session};
+use super::{Session, SqlConsole, render, split_session};
 
 /// Runs a script line by line (`B:` prefixes pick session B) and compares all output,
 /// each line prefixed with its session.
@@ -52,6 +52,7 @@ A: BEGIN
 A: UPDATE 1
 B: (waiting for a row lock held by session A)
 A: COMMIT
+B: B resumed after A's COMMIT: re-checked last_fence 35 < 34 → false → UPDATE 0
 B: UPDATE 0
 B: 35",
     );
@@ -79,9 +80,220 @@ B: BEGIN
 B: (waiting for a row lock held by session A)
 A: UPDATE 1
 A: COMMIT
+B: B resumed after A's COMMIT: re-checked id 42 = 42 → true → SELECT 1
 B: paid
 B: COMMIT",
     );
+}
+
+/// The orders table of the conformance corpus and the simulator (`updated_by` may be NULL).
+const ORDERS_BY: &str = "CREATE TABLE orders (id integer PRIMARY KEY, status text NOT NULL, last_fence bigint NOT NULL DEFAULT 0, updated_by text);
+INSERT INTO orders (id, status) VALUES (42, 'new');";
+
+/// A statement that waited for a row lock resumes when the other transaction ends, and its
+/// output then starts with the console's note (not psql's: `waiting` is set, so the
+/// conformance harness skips it): how the other transaction ended, and the READ COMMITTED
+/// re-check of the WHERE clause on the row version it found, with the values that decided it.
+#[test]
+fn a_resumed_statement_says_what_its_recheck_found() {
+    // (script after ORDERS_BY, output after CREATE TABLE and INSERT 0 1)
+    let cases = [
+        // Fail: A's larger token committed first, so B's WHERE no longer holds.
+        (
+            "A: BEGIN;
+A: UPDATE orders SET status = 'paid', last_fence = 34 WHERE id = 42 AND last_fence < 34;
+B: UPDATE orders SET status = 'paid', last_fence = 33 WHERE id = 42 AND last_fence < 33;
+A: COMMIT;
+B: SELECT * FROM orders;",
+            "A: BEGIN
+A: UPDATE 1
+B: (waiting for a row lock held by session A)
+A: COMMIT
+B: B resumed after A's COMMIT: re-checked last_fence 34 < 33 → false → UPDATE 0
+B: UPDATE 0
+B: 42|paid|34|",
+        ),
+        // Pass: B's token is larger than the one A committed.
+        (
+            "A: BEGIN;
+A: UPDATE orders SET status = 'paid', last_fence = 33 WHERE id = 42 AND last_fence < 33;
+B: UPDATE orders SET status = 'paid', last_fence = 34 WHERE id = 42 AND last_fence < 34;
+A: COMMIT;
+B: SELECT * FROM orders;",
+            "A: BEGIN
+A: UPDATE 1
+B: (waiting for a row lock held by session A)
+A: COMMIT
+B: B resumed after A's COMMIT: re-checked last_fence 33 < 34 → true → UPDATE 1
+B: UPDATE 1
+B: 42|paid|34|",
+        ),
+        // Rollback: the row is unchanged, so the re-check runs on the old version.
+        (
+            "A: BEGIN;
+A: UPDATE orders SET status = 'paid', last_fence = 34 WHERE id = 42 AND last_fence < 34;
+B: UPDATE orders SET status = 'paid', last_fence = 33 WHERE id = 42 AND last_fence < 33;
+A: ROLLBACK;
+B: SELECT * FROM orders;",
+            "A: BEGIN
+A: UPDATE 1
+B: (waiting for a row lock held by session A)
+A: ROLLBACK
+B: B resumed after A's ROLLBACK: the row is unchanged, so its first check stands: last_fence 0 < 33 → true → UPDATE 1
+B: UPDATE 1
+B: 42|paid|33|",
+        ),
+        // Several conditions on columns A wrote: each is shown with its new value.
+        (
+            "A: BEGIN;
+A: UPDATE orders SET status = 'paid', last_fence = 34 WHERE id = 42;
+B: UPDATE orders SET last_fence = 35 WHERE id = 42 AND status = 'new' AND last_fence < 35;
+A: COMMIT;",
+            "A: BEGIN
+A: UPDATE 1
+B: (waiting for a row lock held by session A)
+A: COMMIT
+B: B resumed after A's COMMIT: re-checked status 'paid' = 'new' AND last_fence 34 < 35 → false → UPDATE 0
+B: UPDATE 0",
+        ),
+        // A wrote none of the WHERE's columns: every condition is shown.
+        (
+            "A: BEGIN;
+A: UPDATE orders SET updated_by = 'A' WHERE id = 42;
+B: UPDATE orders SET last_fence = 34 WHERE id = 42 AND last_fence < 34;
+A: COMMIT;",
+            "A: BEGIN
+A: UPDATE 1
+B: (waiting for a row lock held by session A)
+A: COMMIT
+B: B resumed after A's COMMIT: re-checked id 42 = 42 AND last_fence 0 < 34 → true → UPDATE 1
+B: UPDATE 1",
+        ),
+        // A comparison with NULL is neither true nor false, and does not match.
+        (
+            "UPDATE orders SET updated_by = 'B' WHERE id = 42;
+A: BEGIN;
+A: UPDATE orders SET updated_by = NULL WHERE id = 42;
+B: UPDATE orders SET last_fence = 34 WHERE updated_by <> 'A';
+A: COMMIT;",
+            "A: UPDATE 1
+A: BEGIN
+A: UPDATE 1
+B: (waiting for a row lock held by session A)
+A: COMMIT
+B: B resumed after A's COMMIT: re-checked updated_by NULL <> 'A' → NULL → UPDATE 0
+B: UPDATE 0",
+        ),
+        // A condition too complex to show with its values: the plain fallback.
+        (
+            "A: BEGIN;
+A: UPDATE orders SET last_fence = 34 WHERE id = 42;
+B: UPDATE orders SET last_fence = 33 WHERE id = 42 AND (last_fence < 33 OR status = 'paid');
+A: COMMIT;",
+            "A: BEGIN
+A: UPDATE 1
+B: (waiting for a row lock held by session A)
+A: COMMIT
+B: B resumed after A's COMMIT: re-checked the WHERE clause on the committed row → false → UPDATE 0
+B: UPDATE 0",
+        ),
+        // SELECT ... FOR UPDATE: the row no longer matches, so no row (psql -t prints none).
+        (
+            "A: BEGIN;
+A: UPDATE orders SET status = 'paid' WHERE id = 42;
+B: BEGIN;
+B: SELECT id FROM orders WHERE status = 'new' FOR UPDATE;
+A: COMMIT;
+B: COMMIT;",
+            "A: BEGIN
+A: UPDATE 1
+B: BEGIN
+B: (waiting for a row lock held by session A)
+A: COMMIT
+B: B resumed after A's COMMIT: re-checked status 'paid' = 'new' → false → SELECT 0
+B: COMMIT",
+        ),
+        // SELECT ... FOR UPDATE after a lock that wrote nothing: the row still matches.
+        (
+            "A: BEGIN;
+A: SELECT id FROM orders WHERE id = 42 FOR UPDATE;
+B: SELECT status FROM orders WHERE id = 42 AND status = 'new' FOR UPDATE;
+A: ROLLBACK;",
+            "A: BEGIN
+A: 42
+B: (waiting for a row lock held by session A)
+A: ROLLBACK
+B: B resumed after A's ROLLBACK: the row is unchanged, so its first check stands: id 42 = 42 AND status 'new' = 'new' → true → SELECT 1
+B: new",
+        ),
+        // An INSERT waits for an uncommitted key and then checks it again.
+        (
+            "A: BEGIN;
+A: INSERT INTO orders (id, status) VALUES (7, 'new');
+B: INSERT INTO orders (id, status) VALUES (7, 'new');
+A: COMMIT;",
+            r#"A: BEGIN
+A: INSERT 0 1
+B: (waiting for a row lock held by session A)
+A: COMMIT
+B: B resumed after A's COMMIT: re-checked the primary key → ERROR
+B: ERROR:  duplicate key value violates unique constraint "orders_pkey""#,
+        ),
+        (
+            "A: BEGIN;
+A: INSERT INTO orders (id, status) VALUES (7, 'new');
+B: INSERT INTO orders (id, status) VALUES (7, 'new');
+A: ROLLBACK;",
+            "A: BEGIN
+A: INSERT 0 1
+B: (waiting for a row lock held by session A)
+A: ROLLBACK
+B: B resumed after A's ROLLBACK: re-checked the primary key → INSERT 0 1
+B: INSERT 0 1",
+        ),
+    ];
+    for (script, expect) in cases {
+        check(
+            &format!("{ORDERS_BY}\n{script}"),
+            &format!("A: CREATE TABLE\nA: INSERT 0 1\n{expect}"),
+        );
+    }
+}
+
+/// The conformance harness (tests/conformance/sql.rs) compares with psql only the lines
+/// without `waiting`, and reads a `waiting` line of the session that ran the statement as
+/// "this statement waits". Over its whole corpus: a resume note is never such a line, and
+/// every resumed statement has exactly one note, before its psql lines.
+#[test]
+fn resume_notes_stay_out_of_the_conformance_comparison() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/sql");
+    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let mut notes = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut console = SqlConsole::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("--")) {
+            let (session, sql) = split_session(line);
+            let other = if session == Session::A { Session::B } else { Session::A };
+            let other_waited = console.is_waiting(other);
+            let outputs = console.run(session, sql);
+            let says_waits = outputs.iter().any(|o| o.session == session && o.waiting);
+            assert_eq!(says_waits, console.is_waiting(session), "{path:?}: {line}");
+            let resumed: Vec<_> = outputs.iter().filter(|o| o.session == other).collect();
+            let note_count = resumed.iter().filter(|o| o.waiting).count();
+            if other_waited && !console.is_waiting(other) {
+                assert_eq!(note_count, 1, "{path:?}: {line}");
+                assert!(resumed[0].waiting, "{path:?}: {line}: the note comes first");
+                let name = other.name();
+                assert!(resumed[0].text.starts_with(&format!("{name} resumed after ")));
+                notes += 1;
+            } else {
+                assert_eq!(note_count, 0, "{path:?}: {line}");
+            }
+        }
+    }
+    assert!(notes >= 5, "only {notes} resumes in the corpus");
 }
 
 #[test]
@@ -164,6 +376,7 @@ A: UPDATE 1
 B: UPDATE 1
 A: (waiting for a row lock held by session B)
 B: ERROR:  deadlock detected
+A: A resumed after B's error aborted its transaction: the row is unchanged, so its first check stands: id 2 = 2 → true → UPDATE 1
 A: UPDATE 1
 B: ROLLBACK
 A: COMMIT

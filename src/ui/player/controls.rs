@@ -115,8 +115,19 @@ pub(crate) fn Exports(props: &ExportsProps) -> Html {
     let export_link =
         crate::route::Link { view: crate::route::View::Export { id }, ..props.link.clone() };
     let href = format!("{}{}", crate::route::Page::Lab.path(), export_link.to_hash());
+    // "Edit a copy": the sandbox on a copy of this built-in (a scenario carried in a link
+    // gets its own from `CustomScenario`, so the main page carries no payload code for it).
+    let copy = match &props.link.view {
+        crate::route::View::Scenario { id } => Some(format!("lab.html#/sandbox?edit={id}")),
+        _ => None,
+    };
     html! {
-        <a class="exports" href={href} data-testid="export-more">{ m.t("share.export") }</a>
+        <>
+            <a class="exports" href={href} data-testid="export-more">{ m.t("share.export") }</a>
+            if let Some(copy) = copy {
+                <a class="exports" href={copy} data-testid="edit-copy">{ m.t("share.edit_copy") }</a>
+            }
+        </>
     }
 }
 
@@ -155,7 +166,19 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
         let trace = trace.clone();
         let id = id.clone();
         Callback::from(move |_: MouseEvent| {
-            download(&format!("{id}.json"), "application/json", &crate::export::trace_json(&trace));
+            download(
+                &format!("{id}.trace.json"),
+                "application/json",
+                &crate::export::trace_json(&trace),
+            );
+        })
+    };
+    // The scenario itself (what the sandbox edits), named apart from the run's record.
+    let scenario_file = {
+        let text = crate::catalogue::codec::write_scenario(&props.scenario).pretty();
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            download(&format!("{id}.scenario.json"), "application/json", &text)
         })
     };
     let mermaid = {
@@ -182,7 +205,8 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
             <h1>{ m.labf("export.page", &[("title", &title)]) }</h1>
             <div class="exports" role="group" aria-label={m.lab("export.title")}>
                 <button onclick={svg_download(id.clone())} data-testid="export-svg">{ "SVG" }</button>
-                <button onclick={json} data-testid="export-json">{ "JSON" }</button>
+                <button onclick={json} data-testid="export-json" title={m.lab("export.json_trace")}>{ m.lab("export.json_trace") }</button>
+                <button onclick={scenario_file} data-testid="export-scenario" title={m.lab("export.scenario_file")}>{ m.lab("export.scenario_file") }</button>
                 <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>
             </div>
             <p><a href={crate::route::Link { view: crate::route::View::Handout { id: id.clone() }, ..back.clone() }.to_hash()} data-testid="export-handout">{ m.lab("export.handout") }</a></p>

@@ -404,7 +404,16 @@ pub(crate) fn CustomScenario(props: &CustomScenarioProps) -> Html {
     match &*decoded {
         None => html! { <p>{ m.t("loading") }</p> },
         Some(Ok(scenario)) => {
-            html! { <PlayerPage scenario={crate::player::ScenarioRef::new(scenario.clone())} link={props.link.clone()} /> }
+            // "Edit a copy" of a scenario carried in a link: the sandbox on a copy of it.
+            let copy = crate::sandbox::copy_hash(&props.link.view);
+            html! {
+                <>
+                    <PlayerPage scenario={crate::player::ScenarioRef::new(scenario.clone())} link={props.link.clone()} />
+                    if let Some(copy) = copy {
+                        <p class="edit-copy"><a class="exports" href={copy} data-testid="edit-copy">{ m.t("share.edit_copy") }</a></p>
+                    }
+                </>
+            }
         }
         Some(Err(message)) => {
             html! { <><crate::ui::not_found::Invalid message={message.clone()} /><crate::ui::home::Home /></> }

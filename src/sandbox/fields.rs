@@ -1,0 +1,241 @@
+//! The form's view of a step or fault row (its members as typed fields) and of the
+//! scenario-wide settings the form offers. Pure: JSON text in, JSON text out; the loader
+//! still has the last word on every value.
+
+use crate::catalogue::codec;
+use crate::catalogue::load::{self, LoadError};
+use crate::json::{self, Node, Value};
+use crate::sim::Scenario;
+
+/// One member of a step or fault row, as the form shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Field {
+    Number(String),
+    Text(String),
+    /// One of a fixed set of words (`how`, `kind`, ...): the current word and the choices.
+    Word(String, Vec<&'static str>),
+    Flag(bool),
+    /// An optional member that is not set (its default applies): the default in words.
+    Unset(&'static str),
+    /// Anything else (null, lists): edited in the row's JSON only.
+    Other,
+}
+
+/// Optional members the writer leaves out when unset, per row kind, with their default in
+/// words: the form shows them so the author can reach them without the JSON.
+const OPTIONAL: &[(&str, &str, &str, &str)] = &[
+    // (kind, member, a starting value, the default in words)
+    ("watchdog", "interval_ms", "10000", "a third of the lease's TTL"),
+    ("write", "from", "\"new\"", "any status"),
+    ("crash-node", "restart_after_ms", "5000", "the node stays down"),
+];
+
+/// The optional members of a row kind, as (member, starting value, default in words).
+pub fn optional_members(kind: &str) -> Vec<(&'static str, &'static str, &'static str)> {
+    OPTIONAL.iter().filter(|(k, ..)| *k == kind).map(|(_, m, v, d)| (*m, *v, *d)).collect()
+}
+
+/// The members of a row's JSON object except its kind (`do` / `fault`), in order, then its
+/// unset optional members; empty if the text is not an object.
+pub fn fields(row_json: &str) -> Vec<(String, Field)> {
+    let Ok(node) = json::parse(row_json) else { return Vec::new() };
+    let Value::Object(members) = node.value else { return Vec::new() };
+    let kind = kind_of(&members);
+    let mut out: Vec<(String, Field)> = members
+        .iter()
+        .filter(|(key, _)| key != "do" && key != "fault")
+        .map(|(key, node)| {
+            let field = match &node.value {
+                Value::Number(n) => Field::Number(n.clone()),
+                Value::String(t) => match codec::member_words(&kind, key) {
+                    Some(words) => Field::Word(t.clone(), words),
+                    None => Field::Text(t.clone()),
+                },
+                Value::Bool(b) => Field::Flag(*b),
+                _ => Field::Other,
+            };
+            (key.clone(), field)
+        })
+        .collect();
+    for (member, _, default) in optional_members(&kind) {
+        if !members.iter().any(|(key, _)| key == member) {
+            out.push((member.to_owned(), Field::Unset(default)));
+        }
+    }
+    out
+}
+
+/// The words a member accepts, for a field shown as a menu.
+pub fn field_words(kind: &str, member: &str) -> Option<Vec<&'static str>> {
+    codec::member_words(kind, member)
+}
+
+/// The row's JSON with member `key` set from a form input: a number stays a number when the
+/// input is one (otherwise it is sent as text, so the loader names the field and the type
+/// it wants), text stays text, a flag reads "true"/"false". An optional member is added when
+/// absent, and removed when the input is blank. Other members are kept as typed.
+pub fn with_field(row_json: &str, key: &str, input: &str) -> String {
+    let Ok(node) = json::parse(row_json) else { return row_json.to_owned() };
+    let Value::Object(members) = node.value else { return row_json.to_owned() };
+    let kind = kind_of(&members);
+    let optional = optional_members(&kind).into_iter().find(|(m, ..)| *m == key);
+    let mut parts: Vec<String> = Vec::new();
+    let mut found = false;
+    for (name, member) in &members {
+        if name == key {
+            found = true;
+            if optional.is_some() && input.trim().is_empty() {
+                continue;
+            }
+            parts.push(format!("{}:{}", json::quote(name), typed(Some(member), input)));
+        } else {
+            parts.push(format!("{}:{}", json::quote(name), node_text(member)));
+        }
+    }
+    if !found
+        && let Some((member, start, _)) = optional
+        && !input.trim().is_empty()
+    {
+        // Typed like the member's starting value: a number, or text.
+        let value = match start.starts_with('"') {
+            true => json::quote(input),
+            false => typed(None, input),
+        };
+        parts.push(format!("{}:{value}", json::quote(member)));
+    }
+    format!("{{{}}}", parts.join(","))
+}
+
+/// A scenario-wide setting the form offers as a menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// How the database checks the token (`sql.guard`): the fence itself.
+    Guard,
+    /// Where tokens come from (`tokens`).
+    Tokens,
+}
+
+impl Setting {
+    pub fn path(self) -> &'static str {
+        match self {
+            Setting::Guard => "$.sql.guard",
+            Setting::Tokens => "$.tokens",
+        }
+    }
+
+    /// The words it accepts.
+    pub fn words(self) -> Vec<&'static str> {
+        match self {
+            Setting::Guard => codec::member_words("sql", "guard"),
+            Setting::Tokens => codec::member_words("$", "tokens"),
+        }
+        .unwrap_or_default()
+    }
+
+    fn members(self) -> &'static [&'static str] {
+        match self {
+            Setting::Guard => &["sql", "guard"],
+            Setting::Tokens => &["tokens"],
+        }
+    }
+}
+
+/// The words a setting accepts, and the one `s` has.
+pub fn setting_words(s: &Scenario, setting: Setting) -> (Vec<&'static str>, String) {
+    let words = setting.words();
+    let current = json::parse(&codec::write_scenario(s).compact())
+        .ok()
+        .and_then(|root| member_at(&root, setting.members()).cloned())
+        .and_then(|n| match n.value {
+            Value::String(w) => Some(w),
+            _ => None,
+        })
+        .unwrap_or_default();
+    (words, current)
+}
+
+/// `s` with a setting changed, read back by the loader.
+pub(crate) fn set_setting(
+    s: &Scenario,
+    setting: Setting,
+    word: &str,
+) -> Result<Scenario, LoadError> {
+    let text = codec::write_scenario(s).compact();
+    let mut root = json::parse(&text).map_err(|e| LoadError {
+        path: "$".into(),
+        line: 0,
+        column: 0,
+        message: e.message,
+    })?;
+    let value = Node { value: Value::String(word.to_owned()), ..root.clone() };
+    set_member(&mut root, setting.members(), value);
+    load::parse_scenario(&node_text(&root))
+}
+
+fn member_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n Node> {
+    let Some((first, rest)) = path.split_first() else { return Some(node) };
+    let Value::Object(members) = &node.value else { return None };
+    let (_, child) = members.iter().find(|(k, _)| k == first)?;
+    member_at(child, rest)
+}
+
+fn set_member(node: &mut Node, path: &[&str], value: Node) {
+    let Some((first, rest)) = path.split_first() else {
+        *node = value;
+        return;
+    };
+    let Value::Object(members) = &mut node.value else { return };
+    match members.iter_mut().find(|(k, _)| k == first) {
+        Some((_, child)) => set_member(child, rest, value),
+        None if rest.is_empty() => members.push(((*first).to_owned(), value)),
+        None => {}
+    }
+}
+
+fn kind_of(members: &[(String, Node)]) -> String {
+    members
+        .iter()
+        .find(|(key, _)| key == "do" || key == "fault")
+        .and_then(|(_, n)| match &n.value {
+            Value::String(k) => Some(k.clone()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// The input as JSON for a member that was `current`: a number or flag when it reads as one
+/// and the member was one, else text.
+fn typed(current: Option<&Node>, input: &str) -> String {
+    let trimmed = input.trim();
+    match current.map(|n| &n.value) {
+        Some(Value::Number(_)) | None if is_json_number(trimmed) => trimmed.to_owned(),
+        Some(Value::Bool(_)) if matches!(trimmed, "true" | "false") => trimmed.to_owned(),
+        _ => json::quote(input),
+    }
+}
+
+fn is_json_number(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
+/// A parsed value back to JSON text.
+fn node_text(node: &Node) -> String {
+    match &node.value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.clone(),
+        Value::String(t) => json::quote(t),
+        Value::Array(items) => {
+            format!("[{}]", items.iter().map(node_text).collect::<Vec<_>>().join(","))
+        }
+        Value::Object(members) => format!(
+            "{{{}}}",
+            members
+                .iter()
+                .map(|(k, v)| format!("{}:{}", json::quote(k), node_text(v)))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}

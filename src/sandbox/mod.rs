@@ -1,0 +1,942 @@
+//! The sandbox's scenario editor as pure state: the JSON text is the source of truth, form
+//! and timeline edits rewrite it, every change is validated by the same loader as a file,
+//! and every change can be undone. It must not touch the browser (the shell in
+//! `ui::sandbox` renders it and runs the effects: storage, links, files).
+//!
+//! Nothing the author typed is dropped here: text that does not parse stays as typed and
+//! locks the form until it parses (a form edit would otherwise rewrite it from the last
+//! valid scenario), and a refused field keeps its input beside the reason.
+
+pub mod drafts;
+mod fields;
+pub mod lint;
+pub mod story;
+pub mod timeline;
+
+pub use fields::{
+    Field, Setting, field_words, fields, optional_members, setting_words, with_field,
+};
+
+use crate::catalogue::codec::{self, FAULTS, STEPS};
+use crate::catalogue::load::{self, LoadError};
+use crate::sim::Scenario;
+use crate::sim::scenario::{Anchor, Expected, Fact, Narration, Prompt, WorkerSetup};
+
+/// The editor: text, the scenario it last parsed to, why the last change was refused, and
+/// the way back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Editor {
+    pub text: String,
+    /// The last valid scenario (the form and the preview show this one).
+    pub scenario: Scenario,
+    /// Why the text, or the last form edit, was refused; `None` when all is well.
+    pub error: Option<LoadError>,
+    /// Whether `error` is about the text or about a form edit (which left the text alone).
+    pub source: Source,
+    /// Whether `text` itself reads as `scenario`.
+    pub text_valid: bool,
+    /// A refused field's path and what the author typed into it, shown in that field.
+    pub rejected: Option<(String, String)>,
+    /// Story texts copied from a template that the author has neither edited nor confirmed:
+    /// they may describe another run, so the form flags them.
+    pub inherited: Vec<String>,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    /// The gesture the last change belonged to: typing or one drag is one undo step.
+    last_group: Option<Group>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Text,
+    Form,
+}
+
+/// Changes that undo as one: a run of typing in the JSON text, or one drag on the timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    Typing,
+    Drag(u32),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot {
+    text: String,
+    inherited: Vec<String>,
+}
+
+/// How many changes undo remembers.
+const UNDO_MAX: usize = 200;
+
+/// Workers a scenario may have (the loader's limit too).
+pub const WORKERS_MAX: usize = 8;
+
+/// Which list of a worker's steps: its program, or what it does when a write is rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum List {
+    Program,
+    OnRejected,
+}
+
+/// One step of one worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepAt {
+    pub worker: usize,
+    pub list: List,
+    pub index: usize,
+}
+
+/// A row of the form made of members (a step or a fault).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    Step(StepAt),
+    Fault(usize),
+}
+
+/// The story's one-line texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Story {
+    Id,
+    Title,
+    Summary,
+    Goal,
+    /// The expected outcome's badge.
+    Badge,
+}
+
+/// The parts of a prediction prompt the author writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptPart {
+    Question,
+    Option(usize),
+    Explanation,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// The JSON text as typed (a run of these undoes as one).
+    SetText(String),
+    /// A whole file: imported, restored, or opened from a link. Its story is the author's.
+    Load(String),
+    /// A template to start from (a built-in, another lesson, the blank one): a copy with a
+    /// new id, its story flagged until the author edits or confirms it.
+    LoadCopy(String),
+    Undo,
+    Redo,
+    SetStory(Story, String),
+    /// The author read an inherited text and keeps it as it is.
+    Confirm(String),
+    /// The author keeps every inherited text as it is.
+    ConfirmAll,
+    SetSeed(String),
+    SetUntil(String),
+    SetSetting(Setting, String),
+    AddWorker,
+    RemoveWorker(usize),
+    RenameWorker(usize, String),
+    SetStart(usize, String),
+    /// A step's whole JSON text.
+    SetStep(StepAt, String),
+    /// One member of a step or fault, as typed into its field (empty: an optional member
+    /// goes back to its default).
+    SetField(Row, String, String),
+    /// A step of `kind` inserted at `at` of the worker's list (`None`: at its end).
+    AddStep {
+        worker: usize,
+        list: List,
+        kind: String,
+        at: Option<usize>,
+    },
+    RemoveStep(StepAt),
+    MoveStep(StepAt, Direction),
+    SetFault(usize, String),
+    AddFault(String),
+    /// A fault of `kind` dropped on a worker's or node's lane at a time.
+    AddFaultAt {
+        kind: String,
+        lane: String,
+        at_ms: u64,
+    },
+    RemoveFault(usize),
+    /// A paragraph pinned to an event, with the facts that event shows.
+    Narrate {
+        at: Anchor,
+        facts: Vec<Fact>,
+    },
+    SetNarration(usize, String),
+    RemoveNarration(usize),
+    /// A prediction prompt asked when the run reaches the anchored event.
+    AddPrompt {
+        at: Anchor,
+        facts: Vec<Fact>,
+    },
+    SetPrompt(usize, PromptPart, String),
+    SetAnswer(usize, usize),
+    AddOption(usize),
+    RemovePrompt(usize),
+    /// The promised outcome (`None`: no promise).
+    SetExpect(Option<Expected>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Up,
+    Down,
+}
+
+impl Editor {
+    pub fn new(scenario: &Scenario) -> Editor {
+        Editor {
+            text: codec::write_scenario(scenario).pretty(),
+            scenario: scenario.clone(),
+            error: None,
+            source: Source::Text,
+            text_valid: true,
+            rejected: None,
+            inherited: Vec::new(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            last_group: None,
+        }
+    }
+
+    /// Applies one action as its own undo step.
+    pub fn apply(&self, action: Action) -> Editor {
+        self.apply_in(action, None)
+    }
+
+    /// Applies one action; changes in the same `group` as the previous one undo together.
+    /// A refused edit keeps the last valid scenario and says why.
+    pub fn apply_in(&self, action: Action, group: Option<Group>) -> Editor {
+        let group = match action {
+            Action::SetText(_) => Some(Group::Typing),
+            _ => group,
+        };
+        let mut next = match action {
+            Action::Undo => return self.step_back(),
+            Action::Redo => return self.step_forward(),
+            Action::SetText(text) => self.with_text(text),
+            Action::Load(text) => {
+                let mut next = self.with_text(text);
+                next.inherited.clear();
+                next
+            }
+            Action::LoadCopy(text) => {
+                let mut next = self.with_text(text);
+                if next.text_valid {
+                    let mut copy = next.scenario.clone();
+                    // The blank lesson is nobody's: its id is the author's to change.
+                    if copy.id != BLANK_ID {
+                        copy.id = copy_id(&copy.id);
+                    }
+                    next = next.with_scenario(copy);
+                    next.inherited = story::texts(&next.scenario);
+                }
+                next
+            }
+            Action::Confirm(text) => {
+                let mut next = self.clone();
+                next.inherited.retain(|t| *t != text);
+                next
+            }
+            Action::ConfirmAll => {
+                let mut next = self.clone();
+                next.inherited.clear();
+                next
+            }
+            // The form edits the scenario the text reads as; while the text does not parse,
+            // that would throw the author's text away, so the form waits (the shell shows it
+            // locked and says why).
+            _ if !self.text_valid => return self.clone(),
+            form => self.form_edit(form),
+        };
+        let changed = next.text != self.text || next.inherited != self.inherited;
+        if changed {
+            let same_gesture = group.is_some() && group == self.last_group;
+            if !same_gesture {
+                next.undo.push(self.snapshot());
+                let excess = next.undo.len().saturating_sub(UNDO_MAX);
+                next.undo.drain(..excess);
+            }
+            next.redo.clear();
+            next.last_group = group;
+        } else if next.error.is_none() {
+            next.last_group = self.last_group;
+        }
+        next
+    }
+
+    /// The scenario to run: only when the text itself is valid (a refused form edit does
+    /// not change the text, so the last valid scenario still runs).
+    pub fn runnable(&self) -> Option<&Scenario> {
+        self.text_valid.then_some(&self.scenario)
+    }
+
+    /// Whether the form may edit: only when the text parses (see `apply_in`).
+    pub fn form_open(&self) -> bool {
+        self.text_valid
+    }
+
+    /// The same editor with no way back: what was just opened is where undo stops.
+    pub fn settled(mut self) -> Editor {
+        self.undo.clear();
+        self.redo.clear();
+        self.last_group = None;
+        self
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Whether `text` (a story text of the scenario) came from a template unconfirmed.
+    pub fn is_inherited(&self, text: &str) -> bool {
+        !text.trim().is_empty() && self.inherited.iter().any(|t| t == text)
+    }
+
+    /// What the author typed into the field at `path`, if the editor refused it.
+    pub fn rejected_input(&self, path: &str) -> Option<&str> {
+        self.rejected.as_ref().filter(|(p, _)| p == path).map(|(_, input)| input.as_str())
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot { text: self.text.clone(), inherited: self.inherited.clone() }
+    }
+
+    fn restore(&self, snapshot: Snapshot) -> Editor {
+        let mut next = self.with_text(snapshot.text);
+        next.inherited = snapshot.inherited;
+        next.last_group = None;
+        next
+    }
+
+    fn step_back(&self) -> Editor {
+        let mut undo = self.undo.clone();
+        let Some(snapshot) = undo.pop() else { return self.clone() };
+        let mut next = self.restore(snapshot);
+        next.undo = undo;
+        next.redo = self.redo.clone();
+        next.redo.push(self.snapshot());
+        next
+    }
+
+    fn step_forward(&self) -> Editor {
+        let mut redo = self.redo.clone();
+        let Some(snapshot) = redo.pop() else { return self.clone() };
+        let mut next = self.restore(snapshot);
+        next.redo = redo;
+        next.undo = self.undo.clone();
+        next.undo.push(self.snapshot());
+        next
+    }
+
+    /// The editor holding `text` as typed: its scenario if it parses, else the last valid
+    /// one and the reason (with a "did you mean" when a member name is near a known one).
+    fn with_text(&self, text: String) -> Editor {
+        let mut next = self.clone();
+        next.rejected = None;
+        next.source = Source::Text;
+        match load::parse_scenario(&text) {
+            Ok(scenario) => {
+                next.scenario = scenario;
+                next.error = None;
+                next.text_valid = true;
+            }
+            Err(error) => {
+                next.error = Some(lint::explain(error, &text));
+                next.text_valid = false;
+            }
+        }
+        next.text = text;
+        next
+    }
+
+    /// The editor holding `scenario`, its text rewritten (valid by construction: it was
+    /// read back by the loader).
+    fn with_scenario(&self, scenario: Scenario) -> Editor {
+        let mut next = self.clone();
+        next.text = codec::write_scenario(&scenario).pretty();
+        next.scenario = scenario;
+        next.error = None;
+        next.source = Source::Text;
+        next.text_valid = true;
+        next.rejected = None;
+        next
+    }
+
+    fn form_edit(&self, action: Action) -> Editor {
+        let typed = typed_field(&action);
+        let refused = |error: LoadError| {
+            let mut next = self.clone();
+            next.error = Some(error);
+            next.source = Source::Form;
+            next.rejected = typed.clone();
+            next
+        };
+        let mut edited = self.scenario.clone();
+        if let Err(error) = edit(&mut edited, action) {
+            return refused(error);
+        }
+        // Re-read through the loader: cross-field checks (fault workers, limits) apply to
+        // form edits exactly as to files.
+        let text = codec::write_scenario(&edited).compact();
+        match load::parse_scenario(&text) {
+            Ok(scenario) => self.with_scenario(scenario),
+            Err(error) => refused(error),
+        }
+    }
+}
+
+/// What the preview shows of a run of the draft: the run itself, the lint's warnings, the
+/// story's sentences this run contradicts, and the outcome it had.
+#[derive(Clone, Debug)]
+pub struct Preview {
+    pub trace: crate::sim::Trace,
+    pub warnings: Vec<lint::Warning>,
+    pub marks: Vec<story::Mark>,
+    pub outcome: Expected,
+}
+
+/// Previews of the same scenario are the same (one scenario, one trace).
+impl PartialEq for Preview {
+    fn eq(&self, other: &Preview) -> bool {
+        self.trace.scenario() == other.trace.scenario()
+    }
+}
+
+impl Preview {
+    pub fn of(s: &Scenario) -> Preview {
+        let trace = crate::sim::run(s);
+        Preview {
+            warnings: lint::lint(s, &trace),
+            marks: story::marks(&trace),
+            outcome: story::expected_from(&trace),
+            trace,
+        }
+    }
+}
+
+/// What an imported file is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Import {
+    /// Anything else: read as a scenario (the loader says what is wrong with it).
+    Scenario(String),
+    /// The player's "Export JSON" of a run (what happened, not how to make it happen): the
+    /// id of the scenario it ran.
+    Trace { scenario: String },
+}
+
+impl Import {
+    pub fn of(text: &str) -> Import {
+        use crate::json::Value;
+        if let Ok(root) = crate::json::parse(text)
+            && let Value::Object(members) = &root.value
+            && members.iter().any(|(k, _)| k == "grants")
+            && members.iter().any(|(k, _)| k == "writes")
+            && let Some((_, id)) = members.iter().find(|(k, _)| k == "scenario")
+            && let Value::String(id) = &id.value
+        {
+            return Import::Trace { scenario: id.clone() };
+        }
+        Import::Scenario(text.to_owned())
+    }
+}
+
+/// What the sandbox's link asks it to open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opening {
+    Nothing,
+    /// `edit=<id>`: a copy of a built-in (a player's "Edit a copy").
+    Builtin(String),
+    /// `sj=`: a scenario's text; `copy=1` makes it a copy with a new id.
+    Json {
+        text: String,
+        copy: bool,
+    },
+    /// `sz=`: the same, compressed (the shell inflates it).
+    Deflated {
+        bytes: Vec<u8>,
+        copy: bool,
+    },
+}
+
+impl Opening {
+    /// Reads `#/sandbox?...`; anything unreadable opens nothing (the drafts, as usual).
+    pub fn of(hash: &str) -> Opening {
+        let Some(query) = hash.strip_prefix("#/sandbox?") else { return Opening::Nothing };
+        let mut copy = false;
+        let mut found = Opening::Nothing;
+        for pair in query.split('&') {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match name {
+                "copy" => copy = value == "1",
+                "edit" if crate::route::is_scenario_id(value) => {
+                    found = Opening::Builtin(value.to_owned())
+                }
+                "sj" => {
+                    if let Some(text) = crate::route::base64url_decode(value)
+                        .and_then(|b| String::from_utf8(b).ok())
+                    {
+                        found = Opening::Json { text, copy: false };
+                    }
+                }
+                "sz" => {
+                    if let Some(bytes) =
+                        crate::route::base64url_decode(value).filter(|b| !b.is_empty())
+                    {
+                        found = Opening::Deflated { bytes, copy: false };
+                    }
+                }
+                _ => {}
+            }
+        }
+        match found {
+            Opening::Json { text, .. } => Opening::Json { text, copy },
+            Opening::Deflated { bytes, .. } => Opening::Deflated { bytes, copy },
+            other => other,
+        }
+    }
+}
+
+/// The sandbox's link carrying the open draft as typed: compressed when the browser could,
+/// else as text.
+pub fn link_hash(deflated: &Option<Vec<u8>>, text: &str) -> String {
+    match deflated {
+        Some(bytes) => format!("#/sandbox?sz={}", crate::route::base64url_encode(bytes)),
+        None => format!("#/sandbox?sj={}", crate::route::base64url_encode(text.as_bytes())),
+    }
+}
+
+/// A player's "Edit a copy": the sandbox on a copy of the scenario of `link` (a built-in by
+/// its id, a scenario carried in a link by that link's payload).
+pub fn copy_hash(view: &crate::route::View) -> Option<String> {
+    use crate::route::{Link, View};
+    match view {
+        View::Scenario { id } => Some(format!("#/sandbox?edit={id}")),
+        // The scenario's own link, its query (`sz=` or `sj=`) handed on as it is.
+        View::Custom { .. } => {
+            let hash = Link::to(view.clone()).to_hash();
+            hash.split_once('?').map(|(_, query)| format!("#/sandbox?copy=1&{query}"))
+        }
+        _ => None,
+    }
+}
+
+/// The scenario a lesson starts from when the author wants nothing of the built-ins: one
+/// worker that takes the lock with a token (trying for the whole run while another holds
+/// it), writes with it and releases, against one Redis and the fenced order row. Every
+/// text is a placeholder the form flags.
+pub const BLANK: &str = r#"{"format":1,"id":"my-lesson","title":"My lesson","summary":"What this lesson shows, in one or two sentences.","goal":"What the learner should be able to explain afterwards.","seed":1,"until_ms":60000,"redis":{"nodes":[{"name":"redis"}],"lock_key":"lock:order:42","fence_key":"fence:order:42"},"sql":{"order_id":42,"last_fence":0},"workers":[{"name":"A","program":[{"do":"acquire","ttl_ms":30000,"attempts":60},{"do":"compute","ms":1000},{"do":"write","status":"paid"},{"do":"release"}]}]}"#;
+
+/// The blank lesson's id.
+const BLANK_ID: &str = "my-lesson";
+
+/// A copy's id: the original's with `-copy` (an id is at most 64 characters).
+fn copy_id(id: &str) -> String {
+    if id.ends_with("-copy") {
+        return id.to_owned();
+    }
+    let stem: String = id.chars().take(64 - "-copy".len()).collect();
+    format!("{}-copy", stem.trim_end_matches('-'))
+}
+
+/// A starting point for a new step of `kind`, valid as it stands.
+pub fn step_template(kind: &str) -> String {
+    match kind {
+        "acquire" => r#"{"do":"acquire","ttl_ms":30000}"#.to_owned(),
+        "wait-replicas" => r#"{"do":"wait-replicas","replicas":1,"timeout_ms":100}"#.to_owned(),
+        "compute" | "sleep" => format!(r#"{{"do":"{kind}","ms":1000}}"#),
+        "write" => r#"{"do":"write","status":"paid"}"#.to_owned(),
+        other => format!(r#"{{"do":"{other}"}}"#),
+    }
+}
+
+/// A starting point for a new fault of `kind` on `worker` / `node`, at `at_ms`.
+pub fn fault_template(kind: &str, worker: &str, node: &str, at_ms: u64) -> String {
+    match kind {
+        "pause" => {
+            format!(r#"{{"fault":"pause","worker":"{worker}","at_ms":{at_ms},"pause_ms":35000}}"#)
+        }
+        "hang" => {
+            format!(r#"{{"fault":"hang","worker":"{worker}","at_ms":{at_ms},"hang_ms":35000}}"#)
+        }
+        "crash" => format!(r#"{{"fault":"crash","worker":"{worker}","at_ms":{at_ms}}}"#),
+        "lose-reply" => format!(r#"{{"fault":"lose-reply","worker":"{worker}","step":0}}"#),
+        "delay" => format!(
+            r#"{{"fault":"delay","worker":"{worker}","at_ms":{at_ms},"window_ms":1000,"delay_ms":35000}}"#
+        ),
+        "crash-node" => format!(r#"{{"fault":"crash-node","node":"{node}","at_ms":{at_ms}}}"#),
+        "clock-jump" => {
+            format!(r#"{{"fault":"clock-jump","node":"{node}","at_ms":{at_ms},"jump_ms":30000}}"#)
+        }
+        "partition" => format!(
+            r#"{{"fault":"partition","worker":"{worker}","node":"{node}","at_ms":{at_ms},"partition_ms":35000}}"#
+        ),
+        _ => format!(r#"{{"fault":"set-counter","at_ms":{at_ms},"value":"0"}}"#),
+    }
+}
+
+/// Whether a fault of `kind` belongs on a Redis node's lane (else on a worker's).
+pub fn fault_on_node(kind: &str) -> bool {
+    matches!(kind, "crash-node" | "clock-jump" | "set-counter")
+}
+
+/// The kinds offered in the "add" menus.
+pub fn step_kinds() -> &'static [&'static str] {
+    STEPS
+}
+
+pub fn fault_kinds() -> &'static [&'static str] {
+    FAULTS
+}
+
+/// Every message key the sandbox's form builds from the format's names (labels and help of
+/// members, step kinds and fault kinds, the settings' words), for the packs' native test.
+pub fn message_keys() -> Vec<String> {
+    const MEMBERS: &[&str] = &[
+        "how",
+        "ttl_ms",
+        "retry_every_ms",
+        "attempts",
+        "replicas",
+        "timeout_ms",
+        "on_short",
+        "ms",
+        "compare",
+        "status",
+        "from",
+        "backoff_ms",
+        "key",
+        "if_match",
+        "interval_ms",
+        "worker",
+        "at_ms",
+        "pause_ms",
+        "hang_ms",
+        "step",
+        "attempt",
+        "window_ms",
+        "delay_ms",
+        "node",
+        "kind",
+        "restart_after_ms",
+        "jump_ms",
+        "partition_ms",
+        "value",
+        "guard",
+        "tokens",
+    ];
+    let mut keys = Vec::new();
+    for m in MEMBERS {
+        keys.push(format!("sandbox.member.{m}"));
+        keys.push(format!("sandbox.help.{m}"));
+    }
+    for k in STEPS {
+        keys.push(format!("sandbox.step.{k}"));
+        keys.push(format!("sandbox.help.step.{k}"));
+    }
+    keys.extend(FAULTS.iter().map(|k| format!("sandbox.fault.{k}")));
+    for (setting, name) in [(Setting::Guard, "guard"), (Setting::Tokens, "tokens")] {
+        keys.extend(setting.words().iter().map(|w| format!("sandbox.word.{name}.{w}")));
+    }
+    keys
+}
+
+/// The path of one step, as the loader names it.
+pub fn step_path(at: StepAt) -> String {
+    let list = match at.list {
+        List::Program => "program",
+        List::OnRejected => "on_rejected",
+    };
+    format!("$.workers[{}].{list}[{}]", at.worker, at.index)
+}
+
+/// The path of a row, as the loader names it.
+pub fn row_path(row: Row) -> String {
+    match row {
+        Row::Step(at) => step_path(at),
+        Row::Fault(k) => format!("$.faults[{k}]"),
+    }
+}
+
+/// The field an action types into, and what was typed, so a refusal can keep it.
+fn typed_field(action: &Action) -> Option<(String, String)> {
+    let (path, input) = match action {
+        Action::SetSeed(t) => ("$.seed".to_owned(), t),
+        Action::SetUntil(t) => ("$.until_ms".to_owned(), t),
+        Action::SetStart(i, t) => (format!("$.workers[{i}].start_ms"), t),
+        Action::RenameWorker(i, t) => (format!("$.workers[{i}].name"), t),
+        Action::SetStory(Story::Id, t) => ("$.id".to_owned(), t),
+        Action::SetStory(Story::Title, t) => ("$.title".to_owned(), t),
+        Action::SetField(row, key, t) => (format!("{}.{key}", row_path(*row)), t),
+        Action::SetSetting(setting, t) => (setting.path().to_owned(), t),
+        Action::SetStep(at, t) => (step_path(*at), t),
+        Action::SetFault(k, t) => (format!("$.faults[{k}]"), t),
+        _ => return None,
+    };
+    Some((path, input.clone()))
+}
+
+fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
+    match action {
+        Action::SetText(_)
+        | Action::Load(_)
+        | Action::LoadCopy(_)
+        | Action::Undo
+        | Action::Redo
+        | Action::Confirm(_)
+        | Action::ConfirmAll => {}
+        Action::SetStory(part, text) => match part {
+            Story::Id => s.id = text.trim().to_owned(),
+            Story::Title => s.title = text,
+            Story::Summary => s.summary = text,
+            Story::Goal => s.goal = text,
+            Story::Badge => match &mut s.expect {
+                Some(expect) => expect.badge = text,
+                None => return Err(refuse("$.expect", "set the expected outcome first".into())),
+            },
+        },
+        Action::SetSeed(text) => s.seed = number(&text, "$.seed")?,
+        Action::SetUntil(text) => s.until_ms = number(&text, "$.until_ms")?,
+        Action::SetSetting(setting, word) => *s = fields::set_setting(s, setting, &word)?,
+        Action::AddWorker => {
+            if s.workers.len() >= WORKERS_MAX {
+                return Err(refuse(
+                    "$.workers",
+                    format!("a scenario may have at most {WORKERS_MAX} workers"),
+                ));
+            }
+            let name = next_name(s);
+            let last = s.workers.last();
+            let program = last.map(|w| w.program.clone()).unwrap_or_default();
+            let on_rejected = last.map(|w| w.on_rejected.clone()).unwrap_or_default();
+            let start_ms = last.map_or(0, |w| w.start_ms.saturating_add(1_000));
+            s.workers.push(WorkerSetup {
+                name,
+                start_ms,
+                program,
+                on_rejected,
+                reply_timeout_ms: last.map_or(1_000, |w| w.reply_timeout_ms),
+            });
+        }
+        Action::RemoveWorker(i) => {
+            let name = worker(s, i)?.name.clone();
+            if s.workers.len() == 1 {
+                return Err(refuse("$.workers", "a scenario needs at least one worker".to_owned()));
+            }
+            // Faults on that worker go with it rather than leaving dangling names.
+            s.faults.retain(|f| f.worker() != Some(name.as_str()));
+            s.workers.remove(i);
+        }
+        Action::RenameWorker(i, name) => {
+            let old = worker(s, i)?.name.clone();
+            let name = name.trim().to_owned();
+            if name.is_empty() {
+                return Err(refuse(
+                    &format!("$.workers[{i}].name"),
+                    "a worker needs a name".into(),
+                ));
+            }
+            if s.workers.iter().enumerate().any(|(k, w)| k != i && w.name == name) {
+                return Err(refuse(
+                    &format!("$.workers[{i}].name"),
+                    format!("another worker is already called {name}"),
+                ));
+            }
+            for fault in &mut s.faults {
+                fault.rename_worker(&old, &name);
+            }
+            worker_mut(s, i)?.name = name;
+        }
+        Action::SetStart(i, text) => {
+            let start_ms = number(&text, &format!("$.workers[{i}].start_ms"))?;
+            worker_mut(s, i)?.start_ms = start_ms;
+        }
+        Action::SetStep(at, text) => {
+            let path = step_path(at);
+            let step = codec::parse_step_text(&text, &path)?;
+            let slot = steps_mut(s, at.worker, at.list)?
+                .get_mut(at.index)
+                .ok_or_else(|| refuse(&path, "no such step".to_owned()))?;
+            *slot = step;
+        }
+        Action::SetField(row, key, input) => {
+            let path = row_path(row);
+            match row {
+                Row::Step(at) => {
+                    let current = steps_mut(s, at.worker, at.list)?
+                        .get(at.index)
+                        .map(codec::step_text)
+                        .ok_or_else(|| refuse(&path, "no such step".to_owned()))?;
+                    let step = codec::parse_step_text(&with_field(&current, &key, &input), &path)?;
+                    if let Some(slot) = steps_mut(s, at.worker, at.list)?.get_mut(at.index) {
+                        *slot = step;
+                    }
+                }
+                Row::Fault(k) => {
+                    let current = s
+                        .faults
+                        .get(k)
+                        .map(codec::fault_text)
+                        .ok_or_else(|| refuse(&path, "no such fault".to_owned()))?;
+                    let fault =
+                        codec::parse_fault_text(&with_field(&current, &key, &input), &path)?;
+                    if let Some(slot) = s.faults.get_mut(k) {
+                        *slot = fault;
+                    }
+                }
+            }
+        }
+        Action::AddStep { worker, list, kind, at } => {
+            let path = format!("$.workers[{worker}]");
+            let step = codec::parse_step_text(&step_template(&kind), &path)?;
+            let steps = steps_mut(s, worker, list)?;
+            let at = at.unwrap_or(steps.len()).min(steps.len());
+            steps.insert(at, step);
+        }
+        Action::RemoveStep(at) => {
+            let steps = steps_mut(s, at.worker, at.list)?;
+            if at.index < steps.len() {
+                steps.remove(at.index);
+            }
+        }
+        Action::MoveStep(at, direction) => {
+            let steps = steps_mut(s, at.worker, at.list)?;
+            let other = match direction {
+                Direction::Up => at.index.checked_sub(1),
+                Direction::Down => Some(at.index + 1).filter(|k| *k < steps.len()),
+            };
+            if let Some(k) = other
+                && at.index < steps.len()
+            {
+                steps.swap(at.index, k);
+            }
+        }
+        Action::SetFault(k, text) => {
+            let path = format!("$.faults[{k}]");
+            let fault = codec::parse_fault_text(&text, &path)?;
+            let slot =
+                s.faults.get_mut(k).ok_or_else(|| refuse(&path, "no such fault".to_owned()))?;
+            *slot = fault;
+        }
+        Action::AddFault(kind) => {
+            let worker = s.workers.first().map_or("A", |w| w.name.as_str()).to_owned();
+            let node = s.redis.nodes.first().map_or("redis", |n| n.name.as_str()).to_owned();
+            let text = fault_template(&kind, &worker, &node, 500);
+            s.faults.push(codec::parse_fault_text(&text, "$.faults")?);
+        }
+        Action::AddFaultAt { kind, lane, at_ms } => {
+            let worker = s.workers.first().map_or("A", |w| w.name.as_str()).to_owned();
+            let node = s.redis.nodes.first().map_or("redis", |n| n.name.as_str()).to_owned();
+            let (worker, node) = if fault_on_node(&kind) { (worker, lane) } else { (lane, node) };
+            let text = fault_template(&kind, &worker, &node, at_ms);
+            s.faults.push(codec::parse_fault_text(&text, "$.faults")?);
+        }
+        Action::RemoveFault(k) => {
+            if k < s.faults.len() {
+                s.faults.remove(k);
+            }
+        }
+        Action::Narrate { at, facts } => {
+            s.narration.push(Narration { at, text: String::new(), facts });
+        }
+        Action::SetNarration(i, text) => {
+            s.narration
+                .get_mut(i)
+                .ok_or_else(|| refuse(&format!("$.narration[{i}]"), "no such paragraph".into()))?
+                .text = text;
+        }
+        Action::RemoveNarration(i) => {
+            if i < s.narration.len() {
+                s.narration.remove(i);
+            }
+        }
+        Action::AddPrompt { at, facts } => s.prompts.push(Prompt {
+            at,
+            question: String::new(),
+            options: vec![String::new(), String::new()],
+            answer: 0,
+            explanation: String::new(),
+            facts,
+        }),
+        Action::SetPrompt(i, part, text) => {
+            let prompt = prompt_mut(s, i)?;
+            match part {
+                PromptPart::Question => prompt.question = text,
+                PromptPart::Explanation => prompt.explanation = text,
+                PromptPart::Option(k) => {
+                    *prompt.options.get_mut(k).ok_or_else(|| {
+                        refuse(&format!("$.prompts[{i}].options[{k}]"), "no such option".into())
+                    })? = text
+                }
+            }
+        }
+        Action::SetAnswer(i, k) => {
+            let prompt = prompt_mut(s, i)?;
+            if k < prompt.options.len() {
+                prompt.answer = k;
+            }
+        }
+        Action::AddOption(i) => prompt_mut(s, i)?.options.push(String::new()),
+        Action::RemovePrompt(i) => {
+            if i < s.prompts.len() {
+                s.prompts.remove(i);
+            }
+        }
+        Action::SetExpect(expect) => s.expect = expect,
+    }
+    Ok(())
+}
+
+fn number(text: &str, path: &str) -> Result<u64, LoadError> {
+    text.trim().parse().map_err(|_| {
+        refuse(path, format!("expected a whole number of 0 or more, found `{}`", text.trim()))
+    })
+}
+
+fn refuse(path: &str, message: String) -> LoadError {
+    LoadError { path: path.to_owned(), line: 0, column: 0, message }
+}
+
+fn worker(s: &Scenario, i: usize) -> Result<&WorkerSetup, LoadError> {
+    s.workers.get(i).ok_or_else(|| refuse(&format!("$.workers[{i}]"), "no such worker".to_owned()))
+}
+
+fn worker_mut(s: &mut Scenario, i: usize) -> Result<&mut WorkerSetup, LoadError> {
+    s.workers
+        .get_mut(i)
+        .ok_or_else(|| refuse(&format!("$.workers[{i}]"), "no such worker".to_owned()))
+}
+
+fn steps_mut(
+    s: &mut Scenario,
+    i: usize,
+    list: List,
+) -> Result<&mut Vec<crate::sim::scenario::Step>, LoadError> {
+    let w = worker_mut(s, i)?;
+    Ok(match list {
+        List::Program => &mut w.program,
+        List::OnRejected => &mut w.on_rejected,
+    })
+}
+
+fn prompt_mut(s: &mut Scenario, i: usize) -> Result<&mut Prompt, LoadError> {
+    s.prompts
+        .get_mut(i)
+        .ok_or_else(|| refuse(&format!("$.prompts[{i}]"), "no such prompt".to_owned()))
+}
+
+/// The next free single-letter name after the existing workers (A, B, C, ...).
+fn next_name(s: &Scenario) -> String {
+    ('A'..='Z')
+        .map(String::from)
+        .find(|n| !s.workers.iter().any(|w| &w.name == n))
+        .unwrap_or_else(|| format!("W{}", s.workers.len() + 1))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,471 @@
+use super::lint::{did_you_mean, explain, lint};
+use super::story::{self, Place};
+use super::timeline::{self, Handle, Scale};
+use super::{
+    Action, BLANK, Direction, Editor, Field, Group, List, PromptPart, Row, Setting, Source, StepAt,
+    Story, fault_kinds, fault_template, fields, step_kinds, step_template, with_field,
+};
+use crate::catalogue;
+use crate::sim;
+
+fn editor() -> Editor {
+    Editor::new(&catalogue::find("gc-pause-fenced").expect("built-in"))
+}
+
+fn blank() -> Editor {
+    let e = editor().apply(Action::LoadCopy(BLANK.to_owned()));
+    assert_eq!(e.error, None, "the blank template loads");
+    e
+}
+
+fn program(worker: usize, index: usize) -> StepAt {
+    StepAt { worker, list: List::Program, index }
+}
+
+#[test]
+fn every_template_is_valid_as_it_stands() {
+    let e = editor();
+    for kind in step_kinds() {
+        let next = e.apply(Action::AddStep {
+            worker: 0,
+            list: List::Program,
+            kind: (*kind).into(),
+            at: None,
+        });
+        assert_eq!(next.error, None, "step {kind}: {}", step_template(kind));
+    }
+    for kind in fault_kinds() {
+        let next = e.apply(Action::AddFault((*kind).to_owned()));
+        assert_eq!(next.error, None, "fault {kind}: {}", fault_template(kind, "A", "redis", 500));
+    }
+}
+
+#[test]
+fn form_edits_rewrite_the_text_and_round_trip() {
+    let e = editor().apply(Action::AddWorker).apply(Action::SetStart(2, "45000".into()));
+    assert_eq!(e.error, None);
+    assert_eq!(e.scenario.workers.len(), 3);
+    assert_eq!(e.scenario.workers[2].name, "C");
+    assert!(e.text.contains("\"start_ms\": 45000"), "{}", e.text);
+    let reread = Editor::new(&e.scenario).apply(Action::SetText(e.text.clone()));
+    assert_eq!(reread.scenario, e.scenario);
+    let moved = e.apply(Action::MoveStep(program(0, 0), Direction::Down));
+    assert_eq!(moved.scenario.workers[0].program[1], e.scenario.workers[0].program[0]);
+}
+
+#[test]
+fn a_refused_field_keeps_what_was_typed_and_the_text() {
+    let e = editor();
+    let bad = e.apply(Action::SetField(Row::Step(program(0, 0)), "ttl_ms".into(), "soon".into()));
+    let error = bad.error.clone().expect("refused");
+    assert_eq!(error.path, "$.workers[0].program[0].ttl_ms");
+    assert_eq!((error.line, bad.source), (error.line, Source::Form));
+    assert_eq!(bad.rejected_input("$.workers[0].program[0].ttl_ms"), Some("soon"));
+    assert_eq!(bad.scenario, e.scenario);
+    assert_eq!(bad.text, e.text);
+    assert!(bad.runnable().is_some(), "a refused field leaves the text runnable");
+    assert!(!bad.can_undo(), "nothing changed, so nothing to undo");
+    // The next good edit clears the refusal.
+    let good =
+        bad.apply(Action::SetField(Row::Step(program(0, 0)), "ttl_ms".into(), "5000".into()));
+    assert_eq!((good.error.clone(), good.rejected.clone()), (None, None));
+    assert!(good.text.contains("\"ttl_ms\": 5000"));
+    assert_eq!(
+        e.apply(Action::SetSeed("x".into())).rejected_input("$.seed"),
+        Some("x"),
+        "the seed field keeps its input too"
+    );
+}
+
+#[test]
+fn invalid_text_locks_the_form_instead_of_being_replaced() {
+    let half = "{\"format\": 1,\n  \"title\": \"My half-typed paragraph";
+    let e = editor().apply(Action::SetText(half.to_owned()));
+    let error = e.error.clone().expect("refused");
+    assert_eq!((e.source, error.line > 0), (Source::Text, true), "{error}");
+    assert!(!e.form_open());
+    for action in [
+        Action::SetSeed("7".into()),
+        Action::AddWorker,
+        Action::AddFault("pause".into()),
+        Action::SetStory(Story::Title, "x".into()),
+    ] {
+        let after = e.apply(action.clone());
+        assert_eq!(after.text, half, "{action:?} must not replace the author's text");
+    }
+    // Undo brings back the valid text the author started from.
+    let back = e.apply(Action::Undo);
+    assert_eq!(back.text, editor().text);
+    assert!(back.form_open());
+}
+
+#[test]
+fn undo_and_redo_walk_form_typing_and_drags_as_the_author_made_them() {
+    let e = editor();
+    // Typing is one step however many keystrokes it took.
+    let typed = e
+        .apply(Action::SetText(format!("{} ", e.text)))
+        .apply(Action::SetText(format!("{}  ", e.text)))
+        .apply(Action::SetText(format!("{}   ", e.text)));
+    assert_eq!(typed.apply(Action::Undo).text, e.text);
+    // Form edits are one step each.
+    let formed = e.apply(Action::SetSeed("7".into())).apply(Action::SetUntil("90000".into()));
+    let once = formed.apply(Action::Undo);
+    assert_eq!((once.scenario.seed, once.scenario.until_ms), (7, e.scenario.until_ms));
+    let twice = once.apply(Action::Undo);
+    assert_eq!(twice.scenario, e.scenario);
+    assert!(!twice.can_undo());
+    let again = twice.apply(Action::Redo).apply(Action::Redo);
+    assert_eq!(again.scenario, formed.scenario);
+    assert!(!again.can_redo());
+    // One drag, many moves: one step. A new change after an undo drops the redo.
+    let dragged = e
+        .apply_in(Action::SetStart(1, "3000".into()), Some(Group::Drag(1)))
+        .apply_in(Action::SetStart(1, "3100".into()), Some(Group::Drag(1)))
+        .apply_in(Action::SetStart(1, "3200".into()), Some(Group::Drag(1)));
+    assert_eq!(dragged.scenario.workers[1].start_ms, 3200);
+    let undone = dragged.apply(Action::Undo);
+    assert_eq!(undone.scenario, e.scenario);
+    assert!(!undone.apply(Action::SetSeed("9".into())).can_redo());
+}
+
+#[test]
+fn a_template_is_copied_with_a_new_id_and_its_story_flagged_until_edited() {
+    let built_in = catalogue::find("gc-pause-fenced").expect("built-in");
+    let e = editor().apply(Action::LoadCopy(codec_text(&built_in)));
+    assert_eq!(e.scenario.id, "gc-pause-fenced-copy");
+    assert!(e.is_inherited(&built_in.title));
+    assert!(e.is_inherited(&built_in.narration[0].text));
+    let edited = e.apply(Action::SetStory(Story::Title, "Three workers".into()));
+    assert!(!edited.is_inherited("Three workers"));
+    let confirmed = edited.apply(Action::Confirm(built_in.narration[0].text.clone()));
+    assert!(!confirmed.is_inherited(&built_in.narration[0].text));
+    assert!(confirmed.is_inherited(&built_in.summary), "only what was confirmed");
+    // Undo brings the flag back with the text.
+    assert!(confirmed.apply(Action::Undo).is_inherited(&built_in.narration[0].text));
+    // A file the author imports is theirs: nothing is flagged.
+    let imported = editor().apply(Action::Load(codec_text(&built_in)));
+    assert!(imported.inherited.is_empty());
+    assert_eq!(imported.scenario.id, "gc-pause-fenced");
+}
+
+fn codec_text(s: &sim::Scenario) -> String {
+    crate::catalogue::codec::write_scenario(s).pretty()
+}
+
+#[test]
+fn steps_go_where_the_author_puts_them_and_optional_members_are_reachable() {
+    let e = blank();
+    let with = e.apply(Action::AddStep {
+        worker: 0,
+        list: List::Program,
+        kind: "watchdog".into(),
+        at: Some(1),
+    });
+    assert_eq!(with.error, None);
+    let kinds: Vec<String> =
+        with.scenario.workers[0].program.iter().map(crate::catalogue::codec::step_text).collect();
+    assert!(kinds[1].contains("\"watchdog\""), "{kinds:?}");
+    let row = kinds[1].clone();
+    assert!(
+        fields(&row).iter().any(|(k, f)| k == "interval_ms" && matches!(f, Field::Unset(_))),
+        "{:?}",
+        fields(&row)
+    );
+    let at = Row::Step(program(0, 1));
+    let set = with.apply(Action::SetField(at, "interval_ms".into(), "10000".into()));
+    assert_eq!(set.error, None);
+    assert!(set.text.contains("\"interval_ms\": 10000"), "{}", set.text);
+    let unset = set.apply(Action::SetField(at, "interval_ms".into(), " ".into()));
+    assert!(!unset.text.contains("interval_ms"));
+    // What a rejected write does next is a list of steps like the program.
+    let retry = e.apply(Action::AddStep {
+        worker: 0,
+        list: List::OnRejected,
+        kind: "send-to-dlq".into(),
+        at: None,
+    });
+    assert_eq!(retry.scenario.workers[0].on_rejected.len(), 1);
+    // The database's check is a setting of its own.
+    let unguarded = e.apply(Action::SetSetting(Setting::Guard, "none".into()));
+    assert_eq!(unguarded.error, None);
+    assert_eq!(super::setting_words(&unguarded.scenario, Setting::Guard).1, "none");
+    let refused = e.apply(Action::SetSetting(Setting::Guard, "maybe".into()));
+    assert_eq!(refused.error.map(|e| e.path), Some("$.sql.guard".to_owned()));
+}
+
+#[test]
+fn row_fields_edit_one_member_and_keep_the_rest() {
+    let row = r#"{"do":"acquire","how":"script","ttl_ms":30000,"attempts":1}"#;
+    assert_eq!(
+        fields(row),
+        vec![
+            (
+                "how".to_owned(),
+                Field::Word(
+                    "script".to_owned(),
+                    vec!["script", "set-then-incr", "incr-then-set", "redlock"]
+                )
+            ),
+            ("ttl_ms".to_owned(), Field::Number("30000".to_owned())),
+            ("attempts".to_owned(), Field::Number("1".to_owned())),
+        ]
+    );
+    assert_eq!(
+        with_field(row, "ttl_ms", " 5000 "),
+        r#"{"do":"acquire","how":"script","ttl_ms":5000,"attempts":1}"#
+    );
+    assert_eq!(
+        with_field(row, "how", "say \"hi\""),
+        r#"{"do":"acquire","how":"say \"hi\"","ttl_ms":30000,"attempts":1}"#
+    );
+    assert!(fields("not json").is_empty());
+}
+
+#[test]
+fn removing_a_worker_takes_its_faults_and_renaming_follows_them() {
+    let e = editor().apply(Action::AddFault("pause".into()));
+    assert_eq!(e.error, None);
+    let renamed = e.apply(Action::RenameWorker(0, "Z".into()));
+    assert_eq!(renamed.error, None, "{:?}", renamed.error);
+    assert!(renamed.text.contains("\"worker\": \"Z\""));
+    assert!(renamed.apply(Action::RenameWorker(0, "B".into())).error.is_some(), "names differ");
+    let removed = renamed.apply(Action::RemoveWorker(0));
+    assert_eq!(removed.error, None);
+    assert!(removed.scenario.faults.iter().all(|f| f.worker() != Some("Z")));
+    let last = Editor::new(&removed.scenario);
+    assert!(last.apply(Action::RemoveWorker(0)).error.is_some(), "one worker must remain");
+}
+
+/// The lint's findings for a scenario edited by `actions` from the fenced GC-pause lesson.
+fn check_lint(actions: Vec<Action>, expect: &[(&str, &str)]) {
+    let mut e = editor();
+    for action in actions {
+        e = e.apply(action);
+        assert_eq!(e.error, None);
+    }
+    let trace = sim::run(&e.scenario);
+    let found: Vec<(String, String)> =
+        lint(&e.scenario, &trace).into_iter().map(|w| (w.path, w.message)).collect();
+    // `{new}`: the paragraph the actions added, after the built-in's.
+    let new = editor().scenario.narration.len().to_string();
+    for (path, words) in expect {
+        let path = &path.replace("{new}", &new);
+        assert!(
+            found.iter().any(|(p, m)| p == path && m.contains(words)),
+            "expected {path}: …{words}… in {found:#?}"
+        );
+    }
+    if expect.is_empty() {
+        assert_eq!(found, Vec::<(String, String)>::new());
+    }
+}
+
+fn anchor(event: &str, actor: Option<&str>) -> crate::sim::scenario::Anchor {
+    crate::sim::scenario::Anchor {
+        event: Some(event.to_owned()),
+        actor: actor.map(str::to_owned),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn lint_names_what_never_happens_in_this_run() {
+    check_lint(Vec::new(), &[]);
+    check_lint(
+        vec![Action::Narrate { at: anchor("granteed", Some("B")), facts: Vec::new() }],
+        &[("$.narration[{new}].at", "did you mean `granted`?")],
+    );
+    check_lint(
+        vec![Action::Narrate { at: anchor("write-rejected", Some("A")), facts: Vec::new() }],
+        &[("$.narration[{new}].at", "recorded by db, not by A")],
+    );
+    check_lint(
+        vec![Action::Narrate { at: anchor("granted", Some("Bob")), facts: Vec::new() }],
+        &[("$.narration[{new}].at", "no actor is called `Bob`")],
+    );
+    check_lint(
+        vec![Action::AddFaultAt { kind: "crash".into(), lane: "A".into(), at_ms: 50_000 }],
+        &[],
+    );
+    check_lint(
+        vec![
+            Action::AddFaultAt { kind: "crash".into(), lane: "A".into(), at_ms: 50_000 },
+            Action::SetUntil("40000".into()),
+        ],
+        &[("$.faults[1].at_ms", "after the run ends at 40000 ms")],
+    );
+    check_lint(
+        vec![
+            Action::AddFault("lose-reply".into()),
+            Action::SetField(Row::Fault(1), "step".into(), "9".into()),
+        ],
+        &[("$.faults[1].step", "beyond A's program")],
+    );
+}
+
+#[test]
+fn a_misspelt_member_is_named_with_what_was_meant() {
+    let text = editor().text.replace("\"until_ms\"", "\"until\"");
+    let e = editor().apply(Action::SetText(text));
+    let message = e.error.expect("refused").message;
+    assert!(message.contains("`until` is there; did you mean `until_ms`?"), "{message}");
+    let text = editor().text.replace("\"ttl_ms\"", "\"tll_ms\"");
+    let message = editor().apply(Action::SetText(text)).error.expect("refused").message;
+    assert!(message.contains("did you mean `ttl_ms`?"), "{message}");
+    assert_eq!(did_you_mean("zzz", ["granted"]), None);
+    let untouched = explain(
+        crate::catalogue::load::LoadError {
+            path: "$".into(),
+            line: 1,
+            column: 1,
+            message: "expected an object".into(),
+        },
+        "[]",
+    );
+    assert_eq!(untouched.message, "expected an object");
+}
+
+#[test]
+fn every_event_kind_of_the_built_ins_is_a_known_tag() {
+    let mut seen = std::collections::BTreeSet::new();
+    for s in catalogue::all() {
+        for event in sim::run(&s).events() {
+            assert!(sim::event::TAGS.contains(&event.kind.tag()), "{}", event.kind.tag());
+            seen.insert(event.kind.tag());
+        }
+    }
+    let unique: std::collections::BTreeSet<_> = sim::event::TAGS.iter().collect();
+    assert_eq!(unique.len(), sim::event::TAGS.len(), "no tag twice");
+}
+
+#[test]
+fn a_third_worker_marks_the_sentences_it_makes_untrue() {
+    let e = editor();
+    let trace = sim::run(&e.scenario);
+    assert_eq!(story::marks(&trace), Vec::new(), "the built-in's story holds");
+    // C starts before B and takes the lock B used to get: the paragraphs that said B got
+    // that token, and the promised outcome, are marked.
+    let three = e.apply(Action::AddWorker).apply(Action::SetStart(2, "30500".into()));
+    assert_eq!(three.error, None);
+    let marks = story::marks(&sim::run(&three.scenario));
+    assert!(
+        marks.iter().any(|m| matches!(m.place, Place::Narration(_)) && m.why.contains("B's grant")),
+        "{marks:#?}"
+    );
+    // A paragraph the author pins to an event starts with that event's facts, so it is
+    // checked like the built-ins' from then on.
+    let trace = sim::run(&three.scenario);
+    let index = trace.events().iter().position(|ev| ev.kind.tag() == "granted").expect("a grant");
+    let at = story::anchor_for(&trace, index).expect("an anchor");
+    let facts = story::facts_for(&trace, &at);
+    assert!(!facts.is_empty());
+    let narrated = three.apply(Action::Narrate { at, facts });
+    let last = narrated.scenario.narration.len() - 1;
+    let written = narrated.apply(Action::SetNarration(last, "A takes the lock.".into()));
+    let marks = story::marks(&sim::run(&written.scenario));
+    assert!(!marks.iter().any(|m| m.place == Place::Narration(last)), "{marks:#?}");
+    // The outcome the run had is a promise that holds.
+    let promised = written.apply(Action::SetExpect(Some(story::expected_from(&trace))));
+    let marks = story::marks(&sim::run(&promised.scenario));
+    assert!(!marks.iter().any(|m| m.place == Place::Expect), "{marks:#?}");
+}
+
+#[test]
+fn prompts_are_written_in_the_form() {
+    let e = blank();
+    let trace = sim::run(&e.scenario);
+    let at = story::anchor_for(&trace, 0).expect("an event");
+    let asked = e
+        .apply(Action::AddPrompt { at, facts: Vec::new() })
+        .apply(Action::SetPrompt(0, PromptPart::Question, "Who writes?".into()))
+        .apply(Action::SetPrompt(0, PromptPart::Option(0), "A".into()))
+        .apply(Action::SetPrompt(0, PromptPart::Option(1), "Nobody".into()))
+        .apply(Action::AddOption(0))
+        .apply(Action::SetPrompt(0, PromptPart::Option(2), "Both".into()))
+        .apply(Action::SetAnswer(0, 2))
+        .apply(Action::SetPrompt(0, PromptPart::Explanation, "Because.".into()));
+    assert_eq!(asked.error, None);
+    let p = &asked.scenario.prompts[0];
+    assert_eq!((p.question.as_str(), p.answer, p.options.len()), ("Who writes?", 2, 3));
+}
+
+#[test]
+fn the_timeline_turns_drags_and_keys_into_edits() {
+    let e = editor();
+    let scale = Scale { until_ms: 60_000, width_px: 600.0 };
+    assert_eq!(scale.x(30_000), 300.0);
+    assert_eq!(scale.ms(123.4), 12_300, "on the 100 ms grid");
+    assert_eq!(scale.ms(-5.0), 0);
+    assert_eq!(scale.ms(10_000.0), 60_000, "within the run");
+    let s = &e.scenario;
+    let start = timeline::move_to(s, Handle::Start(1), 4_000).expect("a change");
+    assert_eq!(start, Action::SetStart(1, "4000".into()));
+    assert_eq!(timeline::move_to(s, Handle::Start(1), s.workers[1].start_ms), None);
+    let pause = timeline::spans(s).into_iter().find(|sp| sp.kind == "pause").expect("a pause");
+    let stretched = e.apply(
+        timeline::move_to(s, Handle::FaultEnd(pause.fault), pause.from_ms + 50_000).expect("edit"),
+    );
+    assert_eq!(stretched.error, None);
+    let after = timeline::spans(&stretched.scenario);
+    assert_eq!(after[0].to_ms - after[0].from_ms, 50_000);
+    let nudged = e.apply(timeline::nudge(s, Handle::FaultAt(pause.fault), -100).expect("edit"));
+    assert_eq!(
+        timeline::position(&nudged.scenario, Handle::FaultAt(pause.fault)),
+        Some(pause.from_ms - 100)
+    );
+    assert_eq!(timeline::drop_fault(s, "clock-jump", "A", 1_000), None, "a node fault on a worker");
+    let dropped = e.apply(timeline::drop_fault(s, "hang", "B", 12_345).expect("fits"));
+    assert_eq!(dropped.error, None);
+    assert_eq!(timeline::spans(&dropped.scenario).last().map(|sp| sp.from_ms), Some(12_300));
+}
+
+#[test]
+fn links_and_files_open_what_they_carry() {
+    use super::{Import, Opening, copy_hash, link_hash};
+    use crate::route::{Payload, View};
+    assert_eq!(Opening::of("#/sandbox"), Opening::Nothing);
+    assert_eq!(
+        Opening::of("#/sandbox?edit=gc-pause-fenced"),
+        Opening::Builtin("gc-pause-fenced".into())
+    );
+    assert_eq!(Opening::of("#/sandbox?edit=../x"), Opening::Nothing, "not an id");
+    let text = "{\"half\": typed";
+    let hash = link_hash(&None, text);
+    assert_eq!(Opening::of(&hash), Opening::Json { text: text.into(), copy: false });
+    let zipped = link_hash(&Some(vec![1, 2, 3]), text);
+    assert_eq!(Opening::of(&zipped), Opening::Deflated { bytes: vec![1, 2, 3], copy: false });
+    assert_eq!(Opening::of("#/sandbox?sz=%%%"), Opening::Nothing, "damaged: the drafts open");
+    // A player's "Edit a copy" asks for a copy of what it plays.
+    let built_in = copy_hash(&View::Scenario { id: "gc-pause-fenced".into() }).expect("a link");
+    assert_eq!(Opening::of(&built_in), Opening::Builtin("gc-pause-fenced".into()));
+    let custom =
+        copy_hash(&View::Custom { payload: Payload::Deflated(vec![9, 8]) }).expect("a link");
+    assert_eq!(Opening::of(&custom), Opening::Deflated { bytes: vec![9, 8], copy: true });
+    let json = copy_hash(&View::Custom { payload: Payload::Json("{}".into()) }).expect("a link");
+    assert_eq!(Opening::of(&json), Opening::Json { text: "{}".into(), copy: true });
+    // The main page's router sends these to the sandbox, whatever they carry.
+    for hash in [built_in, custom, json, hash] {
+        assert_eq!(crate::route::Link::parse(&hash).view, View::Sandbox, "{hash}");
+    }
+    // The player's JSON export is a record of a run: the sandbox says so instead of
+    // reporting a missing `format`.
+    let s = catalogue::find("gc-pause-fenced").expect("built-in");
+    let exported = crate::export::trace_json(&sim::run(&s));
+    assert_eq!(Import::of(&exported), Import::Trace { scenario: "gc-pause-fenced".into() });
+    let scenario = codec_text(&s);
+    assert_eq!(Import::of(&scenario), Import::Scenario(scenario.clone()));
+}
+
+#[test]
+fn the_blank_lesson_keeps_its_id_and_warnings_name_their_place_in_words() {
+    let e = blank();
+    assert_eq!(e.scenario.id, "my-lesson", "the blank lesson is nobody's to copy");
+    assert!(e.is_inherited("My lesson"), "its placeholders are flagged");
+    let s = &editor().scenario;
+    assert_eq!(super::lint::place(s, "$.narration[2].at"), "Paragraph 3");
+    assert_eq!(super::lint::place(s, "$.prompts[0]"), "Prompt 1");
+    assert_eq!(super::lint::place(s, "$.faults[0].at_ms"), "Fault 1 (pause)");
+    assert_eq!(super::lint::place(s, "$.workers[1].start_ms"), "Worker B");
+    assert_eq!(super::lint::place(s, "$.seed"), "$.seed");
+}

@@ -1,0 +1,307 @@
+//! The sandbox's live preview: the draft's run drawn on lanes, edited in place (drag a
+//! worker's start, move or stretch a fault, drop a fault on a lane, pick an event to
+//! narrate or to ask about), with the run's outcome and the lint beside it. Every gesture
+//! has a keyboard equivalent. It renders `sandbox::Preview` and turns gestures into the
+//! actions of `sandbox::timeline`; it never edits the scenario itself.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::sandbox::timeline::{self, Handle, Scale};
+use crate::sandbox::{Action, Group, fault_kinds, story};
+use crate::ui::i18n::use_i18n;
+
+/// The drawing's width in its own units (it scales to the page).
+const WIDTH: f64 = 760.0;
+/// Room for the lanes' names.
+const GUTTER: f64 = 70.0;
+const LANE_H: f64 = 34.0;
+
+#[derive(PartialEq, Properties)]
+pub(super) struct PreviewProps {
+    pub(super) preview: Rc<crate::sandbox::Preview>,
+    pub(super) apply: Callback<(Action, Option<Group>)>,
+}
+
+/// A drag under way: what is held, and the gesture's number (one undo step).
+#[derive(Clone, Copy, PartialEq)]
+struct Drag {
+    handle: Handle,
+    gesture: u32,
+}
+
+#[component]
+pub(super) fn Preview(props: &PreviewProps) -> Html {
+    let m = use_i18n();
+    let p = &props.preview;
+    let s = p.trace.scenario();
+    let svg_ref = use_node_ref();
+    let drag = use_state(|| None::<Drag>);
+    let gestures = use_mut_ref(|| 0u32);
+    let selected = use_state(|| None::<usize>);
+    let dropping = use_state(String::new);
+    let scale = Scale { until_ms: s.until_ms.max(1), width_px: WIDTH - GUTTER };
+    let lanes = timeline::lanes(s);
+    let lane_y = |name: &str| lanes.iter().position(|l| l.name == name).map(|i| i as f64 * LANE_H);
+    // Other actors (the database, the token service, ...) get lanes below, for their events.
+    let mut others: Vec<String> = Vec::new();
+    for event in p.trace.events() {
+        let name = p.trace.actor_name(event.actor);
+        if lane_y(&name).is_none() && !others.contains(&name) {
+            others.push(name);
+        }
+    }
+    let height = (lanes.len() + others.len()) as f64 * LANE_H + 24.0;
+    let y_of = |name: &str| {
+        lane_y(name).or_else(|| {
+            others.iter().position(|o| o == name).map(|i| (lanes.len() + i) as f64 * LANE_H)
+        })
+    };
+    // Pointer position in the drawing's units, as a time.
+    let time_at = {
+        let svg_ref = svg_ref.clone();
+        move |client_x: i32| -> Option<u64> {
+            let svg = svg_ref.cast::<web_sys::Element>()?;
+            let rect = svg.get_bounding_client_rect();
+            if rect.width() <= 0.0 {
+                return None;
+            }
+            let x = (f64::from(client_x) - rect.left()) * WIDTH / rect.width() - GUTTER;
+            Some(scale.ms(x))
+        }
+    };
+    let on_move = {
+        let drag = drag.clone();
+        let apply = props.apply.clone();
+        let s = s.clone();
+        let time_at = time_at.clone();
+        Callback::from(move |e: PointerEvent| {
+            let Some(d) = *drag else { return };
+            if let Some(ms) = time_at(e.client_x())
+                && let Some(action) = timeline::move_to(&s, d.handle, ms)
+            {
+                apply.emit((action, Some(Group::Drag(d.gesture))));
+            }
+        })
+    };
+    let on_up = {
+        let drag = drag.clone();
+        Callback::from(move |_: PointerEvent| drag.set(None))
+    };
+    let grab = |handle: Handle| {
+        let drag = drag.clone();
+        let gestures = gestures.clone();
+        Callback::from(move |e: PointerEvent| {
+            e.prevent_default();
+            // Keep the pointer while it is held, even outside the handle.
+            if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+                let _ = el.set_pointer_capture(e.pointer_id());
+            }
+            let mut n = gestures.borrow_mut();
+            *n += 1;
+            drag.set(Some(Drag { handle, gesture: *n }));
+        })
+    };
+    let keys = |handle: Handle| {
+        let apply = props.apply.clone();
+        let s = s.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let step: i64 = if e.shift_key() { 1_000 } else { timeline::SNAP_MS as i64 };
+            let delta = match e.key().as_str() {
+                "ArrowLeft" => -step,
+                "ArrowRight" => step,
+                _ => return,
+            };
+            e.prevent_default();
+            if let Some(action) = timeline::nudge(&s, handle, delta) {
+                apply.emit((action, None));
+            }
+        })
+    };
+    let handle_label = |handle: Handle| -> String {
+        let at = timeline::position(s, handle).unwrap_or(0).to_string();
+        match handle {
+            Handle::Start(i) => m.labf(
+                "sandbox.tl.start",
+                &[("name", s.workers.get(i).map_or("", |w| w.name.as_str())), ("ms", &at)],
+            ),
+            Handle::FaultAt(k) => {
+                m.labf("sandbox.tl.fault_at", &[("n", &(k + 1).to_string()), ("ms", &at)])
+            }
+            Handle::FaultEnd(k) => {
+                m.labf("sandbox.tl.fault_end", &[("n", &(k + 1).to_string()), ("ms", &at)])
+            }
+        }
+    };
+    let x = |ms: u64| GUTTER + scale.x(ms);
+    let lane_click = |lane: String| {
+        let dropping = dropping.clone();
+        let apply = props.apply.clone();
+        let s = s.clone();
+        let time_at = time_at.clone();
+        Callback::from(move |e: MouseEvent| {
+            if dropping.is_empty() {
+                return;
+            }
+            if let Some(ms) = time_at(e.client_x())
+                && let Some(action) = timeline::drop_fault(&s, &dropping, &lane, ms)
+            {
+                apply.emit((action, None));
+                dropping.set(String::new());
+            }
+        })
+    };
+    let on_pick_fault = {
+        let dropping = dropping.clone();
+        Callback::from(move |e: Event| dropping.set(super::select_value(&e)))
+    };
+    let on_pick_event = {
+        let selected = selected.clone();
+        Callback::from(move |e: Event| selected.set(super::select_value(&e).parse::<usize>().ok()))
+    };
+    let selected_event = selected.and_then(|i| p.trace.events().get(i).map(|e| (i, e)));
+    let pick = |i: usize| {
+        let selected = selected.clone();
+        Callback::from(move |_: MouseEvent| selected.set(Some(i)))
+    };
+    let attach = |narrate: bool| {
+        let apply = props.apply.clone();
+        let trace = p.trace.clone();
+        let selected = selected.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(at) = selected.and_then(|i| story::anchor_for(&trace, i)) else { return };
+            let facts = story::facts_for(&trace, &at);
+            let action = match narrate {
+                true => Action::Narrate { at, facts },
+                false => Action::AddPrompt { at, facts },
+            };
+            apply.emit((action, None));
+        })
+    };
+    let summary = p.trace.summary();
+    let outcome = &p.outcome;
+    html! {
+        <section class="preview" aria-labelledby="preview-title" data-testid="sandbox-preview">
+            <h3 id="preview-title">{ m.lab("sandbox.preview") }</h3>
+            <p class="note">{ m.lab("sandbox.preview_help") }</p>
+            <div class="preview-tools">
+                <label>{ m.lab("sandbox.drop_fault") }{ " " }
+                    <select data-testid="sandbox-drop-kind" onchange={on_pick_fault}>
+                        <option value="" selected={dropping.is_empty()}>{ "…" }</option>
+                        { for fault_kinds().iter().map(|k| html! { <option value={*k} selected={*dropping == *k}>{ m.lab(&format!("sandbox.fault.{k}")) }</option> }) }
+                    </select>
+                </label>
+                if !dropping.is_empty() { <span class="note" role="status">{ m.lab("sandbox.drop_hint") }</span> }
+            </div>
+            <svg ref={svg_ref} class={classes!("sandbox-timeline", drag.is_some().then_some("dragging"))} viewBox={format!("0 0 {WIDTH} {height}")}
+                role="group" aria-label={m.lab("sandbox.preview")} data-testid="sandbox-timeline"
+                onpointermove={on_move} onpointerup={on_up.clone()} onpointercancel={on_up}>
+                { for lanes.iter().enumerate().map(|(i, lane)| {
+                    let y = i as f64 * LANE_H;
+                    html! {
+                        <g class={classes!("lane", lane.is_node.then_some("node"))} data-lane={lane.name.clone()}>
+                            <rect class="lane-bg" x={GUTTER.to_string()} y={(y + 3.0).to_string()} width={(WIDTH - GUTTER).to_string()} height={(LANE_H - 6.0).to_string()}
+                                data-testid="sandbox-lane" data-lane={lane.name.clone()} onclick={lane_click(lane.name.clone())} />
+                            <text x="4" y={(y + LANE_H / 2.0 + 4.0).to_string()}>{ &lane.name }</text>
+                        </g>
+                    }
+                }) }
+                { for others.iter().enumerate().map(|(i, name)| {
+                    let y = (lanes.len() + i) as f64 * LANE_H;
+                    html! { <text class="other" x="4" y={(y + LANE_H / 2.0 + 4.0).to_string()}>{ name }</text> }
+                }) }
+                { for timeline::spans(s).into_iter().map(|span| {
+                    let Some(y) = lane_y(&span.lane) else { return Html::default() };
+                    let (x0, x1) = (x(span.from_ms), x(span.to_ms).max(x(span.from_ms) + 4.0));
+                    let at = Handle::FaultAt(span.fault);
+                    let end = Handle::FaultEnd(span.fault);
+                    html! {
+                        <g class={classes!("fault", span.kind)} data-testid="sandbox-fault-span" data-fault={span.fault.to_string()}>
+                            <rect class="fault-body" x={x0.to_string()} y={(y + 8.0).to_string()} width={(x1 - x0).to_string()} height={(LANE_H - 16.0).to_string()}
+                                tabindex="0" role="slider" aria-label={handle_label(at)} aria-valuenow={span.from_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
+                                data-testid="sandbox-fault-handle" onpointerdown={grab(at)} onkeydown={keys(at)}>
+                                <title>{ handle_label(at) }</title>
+                            </rect>
+                            if span.stretches {
+                                <rect class="fault-end" x={(x1 - 4.0).to_string()} y={(y + 5.0).to_string()} width="8" height={(LANE_H - 10.0).to_string()}
+                                    tabindex="0" role="slider" aria-label={handle_label(end)} aria-valuenow={span.to_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
+                                    data-testid="sandbox-fault-end" onpointerdown={grab(end)} onkeydown={keys(end)}>
+                                    <title>{ handle_label(end) }</title>
+                                </rect>
+                            }
+                        </g>
+                    }
+                }) }
+                { for p.trace.events().iter().enumerate().map(|(i, event)| {
+                    let name = p.trace.actor_name(event.actor);
+                    let Some(y) = y_of(&name) else { return Html::default() };
+                    let tag = event.kind.tag();
+                    html! {
+                        <circle class={classes!("event", tag, (*selected == Some(i)).then_some("selected"))} cx={x(event.at_ms).to_string()} cy={(y + LANE_H / 2.0).to_string()} r="4"
+                            data-testid="sandbox-event" data-kind={tag} onclick={pick(i)}>
+                            <title>{ format!("{} ms: {tag} ({name}){}", event.at_ms, reply_words(&event.reply)) }</title>
+                        </circle>
+                    }
+                }) }
+                { for s.workers.iter().enumerate().map(|(i, w)| {
+                    let Some(y) = lane_y(&w.name) else { return Html::default() };
+                    let handle = Handle::Start(i);
+                    let cx = x(w.start_ms);
+                    html! {
+                        <path class="start-handle" d={format!("M{} {} l7 {} l-7 {} z", cx, y + 5.0, (LANE_H - 10.0) / 2.0, (LANE_H - 10.0) / 2.0)}
+                            tabindex="0" role="slider" aria-label={handle_label(handle)} aria-valuenow={w.start_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
+                            data-testid="sandbox-start-handle" data-worker={w.name.clone()} onpointerdown={grab(handle)} onkeydown={keys(handle)}>
+                            <title>{ handle_label(handle) }</title>
+                        </path>
+                    }
+                }) }
+                <text class="axis" x={GUTTER.to_string()} y={(height - 6.0).to_string()}>{ "0 ms" }</text>
+                <text class="axis" x={WIDTH.to_string()} y={(height - 6.0).to_string()} text-anchor="end">{ format!("{} ms", s.until_ms) }</text>
+            </svg>
+            <div class="preview-tools">
+                <label>{ m.lab("sandbox.pick_event") }{ " " }
+                    <select data-testid="sandbox-pick-event" onchange={on_pick_event}>
+                        <option value="" selected={selected.is_none()}>{ "…" }</option>
+                        { for p.trace.events().iter().enumerate().map(|(i, e)| html! {
+                            <option value={i.to_string()} selected={*selected == Some(i)}>{ format!("{} ms · {} · {}{}", e.at_ms, p.trace.actor_name(e.actor), e.kind.tag(), reply_words(&e.reply)) }</option>
+                        }) }
+                    </select>
+                </label>
+                if let Some((_, event)) = selected_event {
+                    <span class="picked" data-testid="sandbox-picked">{ format!("{} ms: {} ({})", event.at_ms, event.kind.tag(), p.trace.actor_name(event.actor)) }</span>
+                    <button data-testid="sandbox-narrate" onclick={attach(true)}>{ m.lab("sandbox.narrate_here") }</button>
+                    <button data-testid="sandbox-ask" onclick={attach(false)}>{ m.lab("sandbox.ask_here") }</button>
+                }
+            </div>
+            <p class={classes!("outcome", (!outcome.violations.is_empty()).then_some("bad"))} data-testid="sandbox-outcome">
+                { m.labf("sandbox.outcome", &[
+                    ("grants", &summary.grants.iter().map(|g| format!("{} {}", g.worker, g.token.map_or("–".to_owned(), |t| t.to_string()))).collect::<Vec<_>>().join(", ")),
+                    ("accepted", &outcome.accepted.to_string()),
+                    ("rejected", &outcome.rejected.to_string()),
+                ]) }{ " " }
+                if outcome.violations.is_empty() {
+                    <span class="ok">{ m.lab("sandbox.no_violations") }</span>
+                } else {
+                    <span class="bad" data-testid="sandbox-violations">{ m.labf("sandbox.violations", &[("list", &outcome.violations.join(", "))]) }</span>
+                }
+            </p>
+            if !p.warnings.is_empty() {
+                <ul class="lint" data-testid="sandbox-lint" aria-label={m.lab("sandbox.lint")}>
+                    { for p.warnings.iter().map(|w| html! {
+                        <li data-testid="sandbox-warning" data-path={w.path.clone()}><strong>{ crate::sandbox::lint::place(s, &w.path) }</strong>{ ": " }{ &w.message }</li>
+                    }) }
+                </ul>
+            }
+        </section>
+    }
+}
+
+/// An event's reply, when it is short enough to read in a list (a renewal that failed
+/// answers 0: "renewed → 0").
+fn reply_words(reply: &str) -> String {
+    match reply.is_empty() || reply.chars().count() > 24 {
+        true => String::new(),
+        false => format!(" → {reply}"),
+    }
+}
