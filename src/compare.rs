@@ -44,6 +44,9 @@ pub enum Change {
     /// The counter is kept on disk before each reply (`appendfsync always`), so a restart
     /// cannot hand out an old token again.
     CounterOnDisk,
+    /// The variant asks for an idempotency key, but no step makes a payment call: the key
+    /// has nothing to protect here (said, so the variant does not look like a mistake).
+    KeyUnused,
 }
 
 impl Protection {
@@ -141,6 +144,10 @@ impl Protection {
                 }
             }
         }
+        let charges = s.workers.iter().any(|w| {
+            w.program.iter().chain(&w.on_rejected).any(|step| matches!(step, Step::Charge { .. }))
+        });
+        note(self.keyed() && !charges, Change::KeyUnused);
         (s, changes)
     }
 }
@@ -157,11 +164,12 @@ impl Change {
             Change::TokenFromScript => "compare.change.script",
             Change::TokenFromSequence => "compare.change.sequence",
             Change::CounterOnDisk => "compare.change.aof",
+            Change::KeyUnused => "compare.change.key_unused",
         }
     }
 
     /// Every change, for the check that each has a message.
-    pub const ALL: [Change; 8] = [
+    pub const ALL: [Change; 9] = [
         Change::WritesUnfenced,
         Change::WritesFenced,
         Change::NoKey,
@@ -170,6 +178,7 @@ impl Change {
         Change::TokenFromScript,
         Change::TokenFromSequence,
         Change::CounterOnDisk,
+        Change::KeyUnused,
     ];
 }
 
@@ -216,5 +225,11 @@ mod tests {
         let (fork, changes) = Protection::Fencing.apply(&uuid);
         assert_eq!(fork.tokens, crate::sim::scenario::TokenSource::RedisIncr);
         assert!(changes.contains(&Change::TokenFromScript), "{changes:?}");
+        // A key asked for where nothing is charged is said to protect nothing here.
+        let (_, changes) = Protection::IdempotencyKey.apply(&scenario);
+        assert_eq!(changes, [Change::WritesUnfenced, Change::KeyUnused]);
+        let charging = catalogue::find("stale-writer-idempotency-only").expect("built-in");
+        let (_, changes) = Protection::IdempotencyKey.apply(&charging);
+        assert!(!changes.contains(&Change::KeyUnused), "{changes:?}");
     }
 }
