@@ -76,11 +76,22 @@ pub enum Place {
     Expect,
 }
 
-/// A sentence of the story that this run contradicts, and why.
+/// A sentence of the story that this run contradicts, or that states something no fact of
+/// it lets the run check, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mark {
     pub place: Place,
     pub why: String,
+    pub kind: MarkKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    /// A declared fact does not hold in this run.
+    Untrue,
+    /// The text states a token, row count or reply that no declared fact covers: it may be
+    /// true, but nothing checks it when the run changes.
+    Unchecked,
 }
 
 /// Every story part whose declared facts do not hold in this run, the outcome if the run
@@ -93,7 +104,8 @@ pub fn marks(trace: &Trace) -> Vec<Mark> {
         for fact in facts {
             if let Err(why) = facts::check(trace, fact) {
                 let why = run_has(trace, fact).unwrap_or(why);
-                out.push(Mark { place: place.clone(), why: format!("{}; {why}", describe(fact)) });
+                let why = format!("{}; {why}", describe(fact));
+                out.push(Mark { place: place.clone(), why, kind: MarkKind::Untrue });
             }
         }
     };
@@ -106,16 +118,21 @@ pub fn marks(trace: &Trace) -> Vec<Mark> {
     }
     for (i, n) in s.narration.iter().enumerate() {
         for why in facts::undeclared(&n.text, &n.facts, trace) {
-            out.push(Mark { place: Place::Narration(i), why });
+            out.push(Mark { place: Place::Narration(i), why, kind: MarkKind::Unchecked });
         }
     }
     if let Some(expect) = &s.expect {
         let actual = expected_from(trace);
         let mut differs = Vec::new();
         if expect.violations != actual.violations {
+            let list = |v: &[String]| match v.is_empty() {
+                true => "none".to_owned(),
+                false => v.join(", "),
+            };
             differs.push(format!(
-                "violations {:?}, the run has {:?}",
-                expect.violations, actual.violations
+                "violations: {}, the run has: {}",
+                list(&expect.violations),
+                list(&actual.violations)
             ));
         }
         if (expect.accepted, expect.rejected) != (actual.accepted, actual.rejected) {
@@ -131,10 +148,8 @@ pub fn marks(trace: &Trace) -> Vec<Mark> {
             differs.push(format!("{} charges, the run has {}", expect.charges, actual.charges));
         }
         if !differs.is_empty() {
-            out.push(Mark {
-                place: Place::Expect,
-                why: format!("promises {}", differs.join("; ")),
-            });
+            let why = format!("promises {}", differs.join("; "));
+            out.push(Mark { place: Place::Expect, why, kind: MarkKind::Untrue });
         }
     }
     out

@@ -469,3 +469,18 @@ fn the_blank_lesson_keeps_its_id_and_warnings_name_their_place_in_words() {
     assert_eq!(super::lint::place(s, "$.workers[1].start_ms"), "Worker B");
     assert_eq!(super::lint::place(s, "$.seed"), "$.seed");
 }
+
+#[test]
+fn a_number_no_fact_covers_is_unchecked_not_untrue() {
+    use super::story::MarkKind;
+    let e = editor();
+    let trace = sim::run(&e.scenario);
+    let at = story::anchor_for(&trace, 0).expect("an event");
+    let e = e.apply(Action::Narrate { at, facts: Vec::new() });
+    let last = e.scenario.narration.len() - 1;
+    let e = e.apply(Action::SetNarration(last, "A gets token 33 here.".into()));
+    let marks = story::marks(&sim::run(&e.scenario));
+    let here: Vec<_> = marks.iter().filter(|m| m.place == Place::Narration(last)).collect();
+    assert!(!here.is_empty(), "{marks:#?}");
+    assert!(here.iter().all(|m| m.kind == MarkKind::Unchecked), "{here:#?}");
+}

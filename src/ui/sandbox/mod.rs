@@ -776,6 +776,7 @@ fn AddStep(props: &AddStepProps) -> Html {
     };
     let on_kind = {
         let (apply, worker, list, at) = (props.apply.clone(), props.worker, props.list, *position);
+        let position = position.clone();
         Callback::from(move |e: Event| {
             let kind = select_value(&e);
             if let Some(sel) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
@@ -783,6 +784,8 @@ fn AddStep(props: &AddStepProps) -> Html {
             }
             if !kind.is_empty() {
                 apply.emit((Action::AddStep { worker, list, kind, at }, None));
+                // The next step goes at the end again unless the author says otherwise.
+                position.set(None);
             }
         })
     };

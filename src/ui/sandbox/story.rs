@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::{area_value, field_error, input_value};
-use crate::sandbox::story::{Mark, Place, anchor_words, describe};
+use crate::sandbox::story::{Mark, MarkKind, Place, anchor_words, describe};
 use crate::sandbox::{Action, Editor, Group, PromptPart, Story};
 use crate::ui::i18n::use_i18n;
 
@@ -54,7 +54,10 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
         }
         html! {
             <ul class="marks" data-testid="sandbox-marks">
-                { for found.iter().map(|mk| html! { <li class="bad" data-testid="sandbox-mark">{ m.labf("sandbox.untrue", &[("why", &mk.why)]) }</li> }) }
+                { for found.iter().map(|mk| match mk.kind {
+                    MarkKind::Untrue => html! { <li class="bad" data-testid="sandbox-mark">{ m.labf("sandbox.untrue", &[("why", &mk.why)]) }</li> },
+                    MarkKind::Unchecked => html! { <li class="unchecked" data-testid="sandbox-unchecked">{ m.labf("sandbox.unchecked", &[("why", &mk.why)]) }</li> },
+                }) }
             </ul>
         }
     };
@@ -103,7 +106,7 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
     html! {
         <div class="story" data-testid="sandbox-story">
             <h3>{ m.lab("sandbox.story") }</h3>
-            if !e.inherited.is_empty() {
+            if crate::sandbox::story::texts(s).iter().any(|t| e.is_inherited(t)) {
                 <p class="inherited">{ m.lab("sandbox.inherited_all") }{ " " }
                     <button onclick={click(Action::ConfirmAll)} data-testid="sandbox-keep-all">{ m.lab("sandbox.keep_all") }</button></p>
             }
@@ -150,6 +153,9 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
                             }) }
                             <button onclick={click(Action::AddOption(i))}>{ m.lab("sandbox.add_option") }</button>
                         </fieldset>
+                        if !p.facts.is_empty() {
+                            <small class="facts">{ m.labf("sandbox.checked_by", &[("facts", &p.facts.iter().map(describe).collect::<Vec<_>>().join("; "))]) }</small>
+                        }
                         <label class="field wide"><span>{ m.lab("sandbox.explanation") }</span>
                             <textarea rows="2" value={p.explanation.clone()} onchange={emit(Rc::new(move |v| Action::SetPrompt(i, PromptPart::Explanation, v)), true)} />
                             { inherited(&p.explanation) }
