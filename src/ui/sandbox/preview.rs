@@ -194,6 +194,8 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                 </label>
                 if !dropping.is_empty() { <span class="note" role="status">{ m.lab("sandbox.drop_hint") }</span> }
             </div>
+            // On a narrow screen the drawing keeps a workable size and scrolls sideways.
+            <div class="timeline-wrap">
             <svg ref={svg_ref} class={classes!("sandbox-timeline", drag.is_some().then_some("dragging"))} viewBox={format!("0 0 {WIDTH} {height}")}
                 role="group" aria-label={m.lab("sandbox.preview")} data-testid="sandbox-timeline"
                 onpointermove={on_move} onpointerup={on_up.clone()} onpointercancel={on_up}>
@@ -259,6 +261,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                 <text class="axis" x={GUTTER.to_string()} y={(height - 6.0).to_string()}>{ "0 ms" }</text>
                 <text class="axis" x={WIDTH.to_string()} y={(height - 6.0).to_string()} text-anchor="end">{ format!("{} ms", s.until_ms) }</text>
             </svg>
+            </div>
             <div class="preview-tools">
                 <label>{ m.lab("sandbox.pick_event") }{ " " }
                     <select data-testid="sandbox-pick-event" onchange={on_pick_event}>
