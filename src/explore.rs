@@ -496,7 +496,23 @@ pub fn fingerprint(points: &[Point]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Axis, Fencing, Params, RenewCheck, Run, Watchdog, exp, ln};
+    use super::{Axis, Fencing, Params, RenewCheck, Run, Watchdog, exp, ln, sample_pause};
+
+    #[test]
+    fn the_pause_sampler_has_the_median_and_p99_it_was_asked_for() {
+        // A million draws with the form's defaults (median 2 s, p99 40 s): the sample's
+        // median and 99th percentile within 1 % of the requested ones.
+        let (median_ms, p99_ms) = (2_000u64, 40_000u64);
+        let sigma = ln(p99_ms as f64 / median_ms as f64) / 2.326_347_874_040_840_8;
+        let mut prng = crate::sim::prng::Prng::new(11);
+        let mut draws: Vec<u64> =
+            (0..1_000_000).map(|_| sample_pause(&mut prng, median_ms, sigma)).collect();
+        draws.sort_unstable();
+        let at = |q: f64| draws[(q * (draws.len() - 1) as f64).round() as usize] as f64;
+        let (median, p99) = (at(0.5), at(0.99));
+        assert!((median / median_ms as f64 - 1.0).abs() < 0.01, "median {median}");
+        assert!((p99 / p99_ms as f64 - 1.0).abs() < 0.01, "p99 {p99}");
+    }
 
     fn params(trials: u64) -> Params {
         Params {

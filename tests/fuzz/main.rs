@@ -146,24 +146,104 @@ fn mutate(prng: &mut Prng, base: &str) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// Replaces one to three numbers of `base` with others (edge values or random ones), and
+/// sometimes swaps one of the format's words for another: the JSON stays well-formed, so
+/// the loader's checks and the simulator see the input, not only the parser.
+fn mutate_values(prng: &mut Prng, base: &str) -> String {
+    const NUMBERS: &[&str] =
+        &["0", "1", "2", "7", "100", "999", "30000", "60000", "600000", "4294967296", "-1"];
+    const WORDS: &[&str] = &[
+        "\"pause\"",
+        "\"hang\"",
+        "\"crash\"",
+        "\"crash-node\"",
+        "\"clock-jump\"",
+        "\"A\"",
+        "\"B\"",
+        "\"C\"",
+        "\"redis\"",
+        "\"replica\"",
+        "\"none\"",
+        "\"lt\"",
+        "\"le\"",
+        "\"uuid\"",
+        "\"redlock\"",
+        "\"script\"",
+        "\"unfenced\"",
+        "\"watchdog\"",
+    ];
+    let mut text = base.to_owned();
+    for _ in 0..1 + prng.below(3) {
+        let bytes = text.as_bytes();
+        // Runs of digits, and quoted words, as (start, end) byte ranges.
+        let mut spans = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let start = i;
+            if bytes[i].is_ascii_digit() {
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+                spans.push((start, i, true));
+            } else if bytes[i] == b'"' {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += 1;
+                }
+                i += 1;
+                spans.push((start, i.min(bytes.len()), false));
+            } else {
+                i += 1;
+            }
+        }
+        let wants_number = prng.below(3) > 0;
+        let candidates: Vec<&(usize, usize, bool)> =
+            spans.iter().filter(|(_, _, number)| *number == wants_number).collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        let (start, end, _) = *candidates[prng.below(candidates.len() as u64) as usize];
+        let replacement = if wants_number {
+            match prng.below(3) {
+                0 => prng.below(100_000).to_string(),
+                _ => pick(prng, NUMBERS).to_owned(),
+            }
+        } else {
+            pick(prng, WORDS).to_owned()
+        };
+        text.replace_range(start..end, &replacement);
+    }
+    text
+}
+
 #[test]
 fn the_scenario_loader_and_the_simulator_never_panic() {
     let texts: Vec<String> =
         catalogue::all().iter().map(|s| codec::write_scenario(s).pretty()).collect();
+    let simulated = std::cell::Cell::new(0u64);
     fuzz(
         "loader",
         |prng| {
             let base = &texts[prng.below(texts.len() as u64) as usize];
-            mutate(prng, base)
+            match prng.below(2) {
+                0 => mutate(prng, base),
+                _ => mutate_values(prng, base),
+            }
         },
         |text| {
             if let Ok(scenario) = load::parse_scenario(text) {
                 // Whatever the loader accepts must simulate within its limits.
                 let trace = sim::run(&scenario);
                 let _ = sim::render::render(&trace);
+                simulated.set(simulated.get() + 1);
             }
         },
     );
+    // A fuzzer whose inputs all fail to parse tests only the parser: enough of them must
+    // reach the simulator.
+    let (reached, n) = (simulated.get(), cases());
+    println!("fuzz loader: {reached} of {n} mutated scenarios loaded and simulated");
+    assert!(reached * 5 >= n, "only {reached} of {n} cases reached the simulator");
 }
 
 #[test]

@@ -30,27 +30,35 @@ fn every_key_is_translated_with_the_same_placeholders() {
         }
     }
     for lang in [Lang::Id, Lang::Vi] {
-        let pack = pack(lang);
-        for (key, text) in &english {
-            match pack.get(key) {
-                None => problems.push(format!("{}: {key} is missing", lang.code())),
-                Some(t) if t.trim().is_empty() => {
-                    problems.push(format!("{}: {key} is empty", lang.code()))
-                }
-                Some(t) if placeholders(t) != placeholders(text) => problems.push(format!(
-                    "{}: {key} has placeholders {:?}, English has {:?}",
-                    lang.code(),
-                    placeholders(t),
-                    placeholders(text)
-                )),
-                Some(_) => {}
-            }
-        }
-        for key in pack.keys().filter(|k| !english.contains_key(*k)) {
-            problems.push(format!("{}: {key} is not an English key (stale?)", lang.code()));
-        }
+        problems.extend(pack_problems(&english, lang.code(), &pack(lang)));
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// What is wrong with a translated pack against the English messages: missing or empty
+/// keys, placeholders that differ, keys English does not have.
+fn pack_problems(
+    english: &BTreeMap<String, String>,
+    code: &str,
+    pack: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (key, text) in english {
+        match pack.get(key) {
+            None => problems.push(format!("{code}: {key} is missing")),
+            Some(t) if t.trim().is_empty() => problems.push(format!("{code}: {key} is empty")),
+            Some(t) if placeholders(t) != placeholders(text) => problems.push(format!(
+                "{code}: {key} has placeholders {:?}, English has {:?}",
+                placeholders(t),
+                placeholders(text)
+            )),
+            Some(_) => {}
+        }
+    }
+    for key in pack.keys().filter(|k| !english.contains_key(*k)) {
+        problems.push(format!("{code}: {key} is not an English key (stale?)"));
+    }
+    problems
 }
 
 /// Every literal key a view looks up exists in the English strings of its page: `t`/`tf`
@@ -93,13 +101,29 @@ fn every_key_a_view_uses_is_in_its_pages_english() {
 }
 
 #[test]
-fn the_check_catches_a_missing_key_and_a_changed_placeholder() {
-    // The test above is only as good as these two detections.
-    let template = "step {n} of {m}";
-    assert_ne!(placeholders(template), placeholders("langkah {n} dari {total}"));
-    let broken = parse_pack("{\"player.step_of\": \"\"}").unwrap();
-    assert!(broken.get("player.step_of").is_some_and(|t| t.is_empty()));
-    assert!(!broken.contains_key("player.play"));
+fn the_check_catches_a_missing_key_a_changed_placeholder_and_a_stale_key() {
+    // The check above is only as good as what it sees: break the real Indonesian pack in
+    // three ways and each must be named.
+    let english: BTreeMap<String, String> = parse_pack(i18n::EN_UI)
+        .expect("en-main.json")
+        .into_iter()
+        .chain(parse_pack(i18n::EN_LAB).expect("en-lab.json"))
+        .chain(content_keys())
+        .collect();
+    let mut broken = pack(Lang::Id);
+    assert!(pack_problems(&english, "id", &broken).is_empty(), "the real pack is sound");
+    broken.remove("player.play").expect("a key to drop");
+    let step_of = broken.get_mut("player.step_of").expect("a key with placeholders");
+    *step_of = step_of.replace("{m}", "{jumlah}");
+    broken.insert("player.gone".to_owned(), "lama".to_owned());
+    let problems = pack_problems(&english, "id", &broken);
+    for expected in [
+        "id: player.play is missing",
+        "id: player.step_of has placeholders",
+        "id: player.gone is not an English key",
+    ] {
+        assert!(problems.iter().any(|p| p.starts_with(expected)), "{expected}: {problems:?}");
+    }
 }
 
 #[test]
