@@ -181,7 +181,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
         }
         Some("sql") if args.len() == 1 => {
             let lines = stdin_lines()?;
-            let prefixed = lines.iter().any(|l| l.trim_start().starts_with("B:"));
+            // Output says which session answered as soon as any line runs in B (`B:` or
+            // `b:`, as `split_session` reads them).
+            let prefixed = lines.iter().any(|l| sql::split_session(l).0 == sql::Session::B);
             let mut console = SqlConsole::new();
             // Like psql, a statement may span lines; it ends at a line ending with `;`.
             let mut pending: Option<(sql::Session, String)> = None;

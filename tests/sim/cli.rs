@@ -119,6 +119,17 @@ fn redis_console_reads_stdin_and_prints_like_redis_cli() {
 }
 
 #[test]
+fn a_lower_case_session_prefix_is_a_session_too() {
+    // `b:` runs in session B, and the output says so like `B:` does.
+    let output = fence_stdin(
+        &["sql"],
+        "CREATE TABLE t (id integer);\nb: INSERT INTO t VALUES (1);\nSELECT id FROM t;\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "A: CREATE TABLE\nB: INSERT 0 1\nA: 1\n");
+}
+
+#[test]
 fn sql_console_runs_two_sessions_and_multi_line_statements() {
     let output = fence_stdin(
         &["sql"],
