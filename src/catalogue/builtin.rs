@@ -18,3 +18,11 @@ pub fn all() -> Vec<Scenario> {
         .filter_map(|(_, text)| crate::catalogue::load::parse_scenario(text).ok())
         .collect()
 }
+
+/// The built-in with this id, parsing only its own file.
+pub fn find(id: &str) -> Option<Scenario> {
+    FILES
+        .iter()
+        .find(|(file_id, _)| *file_id == id)
+        .and_then(|(_, text)| crate::catalogue::load::parse_scenario(text).ok())
+}

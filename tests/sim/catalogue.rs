@@ -10,12 +10,17 @@ fn every_builtin_parses_and_runs() {
         let scenario =
             catalogue::load::parse_scenario(text).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(&scenario.id, id, "file name and id differ");
+        assert_eq!(catalogue::find(id).as_ref(), Some(&scenario), "find parses the same file");
         assert_eq!(scenario.format, 1);
         let trace = sim::run(&scenario);
         assert!(!trace.is_empty(), "{id} produced no events");
         assert!(!trace.truncated(), "{id} hit the event limit");
     }
     assert_eq!(catalogue::all().len(), FILES.len());
+    for (old, new) in catalogue::RENAMED {
+        assert_eq!(catalogue::find(old).map(|s| s.id), Some((*new).to_owned()), "{old}");
+    }
+    assert_eq!(catalogue::find("no-such-lesson"), None);
 }
 
 #[test]
