@@ -288,8 +288,8 @@ fn run_tokens(trace: &Trace) -> Vec<i64> {
     tokens
 }
 
-/// A token in words, for explanations.
-fn token_words(token: Option<i64>) -> String {
+/// A token in words, for explanations (the sandbox's marks say it the same way).
+pub(crate) fn token_words(token: Option<i64>) -> String {
     token.map_or("no token".to_owned(), |t| format!("token {t}"))
 }
 

@@ -142,16 +142,11 @@ impl Setting {
 
 /// The words a setting accepts, and the one `s` has.
 pub fn setting_words(s: &Scenario, setting: Setting) -> (Vec<&'static str>, String) {
-    let words = setting.words();
-    let current = json::parse(&codec::write_scenario(s).compact())
-        .ok()
-        .and_then(|root| member_at(&root, setting.members()).cloned())
-        .and_then(|n| match n.value {
-            Value::String(w) => Some(w),
-            _ => None,
-        })
-        .unwrap_or_default();
-    (words, current)
+    let current = match setting {
+        Setting::Guard => codec::guard_word(s.sql.guard),
+        Setting::Tokens => codec::tokens_word(s.tokens),
+    };
+    (setting.words(), current.to_owned())
 }
 
 /// `s` with a setting changed, read back by the loader.
@@ -172,13 +167,6 @@ pub(crate) fn set_setting(
     load::parse_scenario(&node_text(&root))
 }
 
-fn member_at<'n>(node: &'n Node, path: &[&str]) -> Option<&'n Node> {
-    let Some((first, rest)) = path.split_first() else { return Some(node) };
-    let Value::Object(members) = &node.value else { return None };
-    let (_, child) = members.iter().find(|(k, _)| k == first)?;
-    member_at(child, rest)
-}
-
 fn set_member(node: &mut Node, path: &[&str], value: Node) {
     let Some((first, rest)) = path.split_first() else {
         *node = value;
@@ -189,6 +177,14 @@ fn set_member(node: &mut Node, path: &[&str], value: Node) {
         Some((_, child)) => set_member(child, rest, value),
         None if rest.is_empty() => members.push(((*first).to_owned(), value)),
         None => {}
+    }
+}
+
+/// A step's or fault's kind (`do` / `fault`) from its row JSON; empty if it has none.
+pub fn row_kind(row_json: &str) -> String {
+    match json::parse(row_json) {
+        Ok(Node { value: Value::Object(members), .. }) => kind_of(&members),
+        _ => String::new(),
     }
 }
 

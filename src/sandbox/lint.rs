@@ -33,7 +33,7 @@ pub fn lint(s: &Scenario, trace: &Trace) -> Vec<Warning> {
         }
     }
     for (k, fault) in s.faults.iter().enumerate() {
-        if let Some(at_ms) = fault_at_ms(fault)
+        if let Some(at_ms) = super::timeline::position(s, super::timeline::Handle::FaultAt(k))
             && at_ms >= s.until_ms
         {
             warn(
@@ -93,10 +93,8 @@ pub fn place(s: &Scenario, path: &str) -> String {
         return format!("Prompt {}", i + 1);
     }
     if let Some(k) = index("faults") {
-        let kind = s.faults.get(k).map(|f| {
-            let text = crate::catalogue::codec::fault_text(f);
-            text.split('"').nth(3).unwrap_or("").to_owned()
-        });
+        let kind =
+            s.faults.get(k).map(|f| super::row_kind(&crate::catalogue::codec::fault_text(f)));
         return format!("Fault {} ({})", k + 1, kind.unwrap_or_default());
     }
     if let Some(i) = index("workers") {
@@ -238,19 +236,4 @@ fn at_path<'n>(root: &'n Node, path: &str) -> Option<&'n Node> {
         }
     }
     Some(node)
-}
-
-/// When a fault happens, for faults with a time.
-pub fn fault_at_ms(fault: &Fault) -> Option<u64> {
-    match fault {
-        Fault::Pause { at_ms, .. }
-        | Fault::Hang { at_ms, .. }
-        | Fault::Crash { at_ms, .. }
-        | Fault::Delay { at_ms, .. }
-        | Fault::CrashNode { at_ms, .. }
-        | Fault::ClockJump { at_ms, .. }
-        | Fault::Partition { at_ms, .. }
-        | Fault::SetCounter { at_ms, .. } => Some(*at_ms),
-        Fault::LoseReply { .. } => None,
-    }
 }

@@ -14,7 +14,7 @@ pub mod story;
 pub mod timeline;
 
 pub use fields::{
-    Field, Setting, field_words, fields, optional_members, setting_words, with_field,
+    Field, Setting, field_words, fields, optional_members, row_kind, setting_words, with_field,
 };
 
 use crate::catalogue::codec::{self, FAULTS, STEPS};
@@ -315,22 +315,26 @@ impl Editor {
     }
 
     fn step_back(&self) -> Editor {
-        let mut undo = self.undo.clone();
-        let Some(snapshot) = undo.pop() else { return self.clone() };
-        let mut next = self.restore(snapshot);
-        next.undo = undo;
-        next.redo = self.redo.clone();
-        next.redo.push(self.snapshot());
-        next
+        self.travel(|e| &mut e.undo, |e| &mut e.redo)
     }
 
     fn step_forward(&self) -> Editor {
-        let mut redo = self.redo.clone();
-        let Some(snapshot) = redo.pop() else { return self.clone() };
+        self.travel(|e| &mut e.redo, |e| &mut e.undo)
+    }
+
+    /// Restores the newest snapshot of one stack (`from`) and keeps the present on the
+    /// other (`to`): undo and redo are the same move in opposite directions.
+    fn travel(
+        &self,
+        from: fn(&mut Editor) -> &mut Vec<Snapshot>,
+        to: fn(&mut Editor) -> &mut Vec<Snapshot>,
+    ) -> Editor {
+        let mut stacks = self.clone();
+        let Some(snapshot) = from(&mut stacks).pop() else { return self.clone() };
+        to(&mut stacks).push(self.snapshot());
         let mut next = self.restore(snapshot);
-        next.redo = redo;
-        next.undo = self.undo.clone();
-        next.undo.push(self.snapshot());
+        next.undo = stacks.undo;
+        next.redo = stacks.redo;
         next
     }
 

@@ -157,7 +157,7 @@ pub fn marks(trace: &Trace) -> Vec<Mark> {
 
 /// A fact in the words an author reads.
 pub fn describe(fact: &Fact) -> String {
-    let token = |t: &Option<i64>| t.map_or("no token".to_owned(), |t| format!("token {t}"));
+    let token = |t: &Option<i64>| facts::token_words(*t);
     match fact {
         Fact::Write { worker, nth, rows, token: t } => {
             format!("{worker}'s write #{nth} matched {rows} row(s) with {}", token(t))
@@ -222,7 +222,7 @@ pub fn anchor_words(at: &Anchor) -> String {
 /// every write with its token, or the violations.
 fn run_has(trace: &Trace, fact: &Fact) -> Option<String> {
     let summary = trace.summary();
-    let token = |t: Option<i64>| t.map_or("no token".to_owned(), |t| format!("token {t}"));
+    let token = facts::token_words;
     Some(match fact {
         Fact::Grant { .. } => format!(
             "the run's grants: {}",

@@ -658,6 +658,16 @@ pub fn member_words(kind: &str, member: &str) -> Option<Vec<&'static str>> {
     })
 }
 
+/// The word the format spells the database's check with (`sql.guard`).
+pub fn guard_word(guard: Guard) -> &'static str {
+    GUARDS.iter().find(|(_, g)| *g == guard).map_or("", |(w, _)| *w)
+}
+
+/// The word the format spells a token source with (`tokens`).
+pub fn tokens_word(tokens: TokenSource) -> &'static str {
+    TOKENS.iter().find(|(_, t)| *t == tokens).map_or("", |(w, _)| *w)
+}
+
 /// One step as compact JSON, for the sandbox's step rows.
 pub fn step_text(step: &Step) -> String {
     write_step(step).compact()

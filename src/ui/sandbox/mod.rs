@@ -16,7 +16,7 @@ use crate::i18n::Messages;
 use crate::sandbox::drafts::Drafts;
 use crate::sandbox::{
     Action, BLANK, Direction, Editor, Field, Group, Import, List, Preview, Row, Setting, Source,
-    StepAt, fault_kinds, fields, row_path, setting_words, step_kinds,
+    StepAt, fault_kinds, fields, row_kind, row_path, setting_words, step_kinds,
 };
 use crate::ui::i18n::use_i18n;
 
@@ -452,14 +452,12 @@ fn ScenarioEditor() -> Html {
         })
     };
     let runnable = editor.runnable().cloned();
-    let go = |view: fn(crate::route::Payload) -> crate::route::View| {
+    let on_run = {
         let runnable = runnable.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(s) = runnable.clone() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    let link = crate::ui::share::custom_link(&s).await;
-                    let crate::route::View::Custom { payload } = link.view else { return };
-                    let hash = crate::route::Link::to(view(payload)).to_hash();
+                    let hash = crate::ui::share::custom_link(&s).await.to_hash();
                     if let Some(w) = web_sys::window() {
                         let _ = w.location().set_hash(&hash);
                     }
@@ -467,7 +465,6 @@ fn ScenarioEditor() -> Html {
             }
         })
     };
-    let on_run = go(|payload| crate::route::View::Custom { payload });
     let on_compare = {
         let comparing = comparing.clone();
         Callback::from(move |_: MouseEvent| comparing.set(!*comparing))
@@ -724,7 +721,7 @@ fn worker_form(
                     { for steps.iter().enumerate().map(|(j, step)| {
                         let at = StepAt { worker: i, list, index: j };
                         let text = codec::step_text(step);
-                        let kind = step_kind(&text);
+                        let kind = row_kind(&text);
                         let click = |action: Action| { let apply = apply.clone(); Callback::from(move |_: MouseEvent| apply.emit((action.clone(), None))) };
                         html! {
                             <li data-testid="sandbox-step-row">
@@ -808,22 +805,8 @@ fn AddStep(props: &AddStepProps) -> Html {
     }
 }
 
-fn step_kind(row_json: &str) -> String {
-    match crate::json::parse(row_json).map(|n| n.value) {
-        Ok(crate::json::Value::Object(members)) => members
-            .into_iter()
-            .find(|(k, _)| k == "do" || k == "fault")
-            .and_then(|(_, v)| match v.value {
-                crate::json::Value::String(s) => Some(s),
-                _ => None,
-            })
-            .unwrap_or_default(),
-        _ => String::new(),
-    }
-}
-
 fn fault_kind(m: &Messages, f: &crate::sim::scenario::Fault) -> String {
-    let kind = step_kind(&codec::fault_text(f));
+    let kind = row_kind(&codec::fault_text(f));
     m.lab(&format!("sandbox.fault.{kind}"))
 }
 
