@@ -13,9 +13,10 @@
 use std::collections::BTreeMap;
 
 use crate::catalogue::load;
-use crate::sim::Scenario;
 use crate::sim::prng::Prng;
 use crate::sim::scenario::Fault;
+use crate::sim::world::{self, Recording};
+use crate::sim::{Actor, EventKind, Scenario};
 
 /// What the learner sets.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -292,7 +293,7 @@ impl Run {
             let outcome = match self.memo[i].get(&pause_ms) {
                 Some(outcome) => *outcome,
                 None => {
-                    let outcome = simulate(&self.templates[i], pause_ms, self.works_ms[i]);
+                    let outcome = simulate(&mut self.templates[i], pause_ms, self.works_ms[i]);
                     self.memo[i].insert(pause_ms, outcome);
                     self.sim_runs += 1;
                     runs += 1;
@@ -352,30 +353,44 @@ fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, Strin
         .map_err(|e| format!("internal: the trial scenario did not load: {e}"))
 }
 
-fn simulate(template: &Scenario, pause_ms: u64, work_ms: u64) -> Outcome {
-    let mut scenario = template.clone();
-    for fault in &mut scenario.faults {
+/// One trial: the point's scenario with this pause, run for its facts. The outcome is
+/// read from the run's events and belief spans directly (the scenario is changed in
+/// place and no trace or summary is built: the explorer runs this hundreds of thousands
+/// of times, and those copies cost more than the SQL of the run).
+fn simulate(template: &mut Scenario, pause_ms: u64, work_ms: u64) -> Outcome {
+    for fault in &mut template.faults {
         if let Fault::Pause { pause_ms: p, .. } = fault {
             *p = pause_ms;
         }
     }
-    let summary = crate::sim::run_facts(&scenario).summary();
+    let worker = |name: &str| template.workers.iter().position(|w| w.name == name);
+    let (a, b) = (worker("A"), worker("B"));
+    let output = world::run(template, Recording::Facts);
     // B always holds the newer token (A is granted first), so A's write landing after
     // B's landed is an older token overwriting a newer one: what fencing exists to stop.
     // (A's write between B's grant and B's write is accepted even when fenced, and rightly:
     // the row still holds an older token.)
-    let b_wrote =
-        summary.writes.iter().filter(|w| w.worker == "B" && w.rows > 0).map(|w| w.at_ms).min();
-    let stale_accepted = summary
-        .writes
-        .iter()
-        .any(|w| w.worker == "A" && w.rows > 0 && b_wrote.is_some_and(|b| w.at_ms > b));
-    let rejected = summary.writes.iter().filter(|w| w.rows == 0).count() as u64;
-    Outcome {
-        two_holders: !summary.overlaps.is_empty(),
-        stale_accepted,
-        wasted_ms: rejected * work_ms,
-    }
+    let accepted_by = |who: Option<usize>| {
+        output.events.iter().filter(move |e| match (&e.kind, e.peer) {
+            (EventKind::Wrote { rows, .. }, Some(Actor::Worker(w))) => {
+                *rows > 0 && Some(usize::from(w)) == who
+            }
+            _ => false,
+        })
+    };
+    let b_wrote = accepted_by(b).map(|e| e.at_ms).min();
+    let stale_accepted = accepted_by(a).any(|e| b_wrote.is_some_and(|b| e.at_ms > b));
+    let rejected =
+        output.events.iter().filter(|e| matches!(e.kind, EventKind::Wrote { rows: 0, .. })).count()
+            as u64;
+    // Two holders: two workers' belief spans overlap for a while (as the summary counts).
+    let spans = &output.belief_spans;
+    let two_holders = spans.iter().enumerate().any(|(i, &(x, x_from, x_to))| {
+        spans[i + 1..]
+            .iter()
+            .any(|&(y, y_from, y_to)| x != y && x_from.max(y_from) < x_to.min(y_to))
+    });
+    Outcome { two_holders, stale_accepted, wasted_ms: rejected * work_ms }
 }
 
 /// A pause in whole ms from log-normal(median, sigma), clamped to the form's range.

@@ -13,6 +13,7 @@ pub mod redis;
 pub mod render;
 pub mod scenario;
 pub mod script;
+pub mod sql;
 pub mod state;
 pub mod token;
 pub mod trace;

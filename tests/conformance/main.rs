@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 mod redis;
 mod resp;
 mod sql;
+mod trace_sql;
 
 /// The scripts of one corpus folder, sorted by name, each as its non-blank lines without
 /// comment lines (those starting with `comment`).

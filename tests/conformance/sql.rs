@@ -21,21 +21,21 @@ const WAIT_WINDOW: Duration = Duration::from_millis(500);
 /// Long enough for a deadlock check (1 s) to report.
 const LONG_WAIT: Duration = Duration::from_millis(3000);
 
-fn pg_port() -> u16 {
+pub(crate) fn pg_port() -> u16 {
     std::env::var("PG_PORT")
         .ok()
         .and_then(|p| p.parse().ok())
         .expect("PG_PORT is not set: run scripts/test, which starts PostgreSQL, or set it yourself")
 }
 
-struct Psql {
+pub(crate) struct Psql {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
 
 impl Psql {
-    fn start(port: u16, database: &str) -> Psql {
+    pub(crate) fn start(port: u16, database: &str) -> Psql {
         // stderr joins stdout through the shell so errors and rows keep their order.
         let command = format!(
             "exec psql -X -A -t -F '|' -v VERBOSITY=terse -h 127.0.0.1 -p {port} -U postgres -d {database} 2>&1"
@@ -60,13 +60,13 @@ impl Psql {
         Psql { child, stdin, lines }
     }
 
-    fn send(&mut self, sql: &str) {
+    pub(crate) fn send(&mut self, sql: &str) {
         writeln!(self.stdin, "{sql}\n\\echo {MARK}").expect("write to psql");
         self.stdin.flush().expect("flush psql");
     }
 
     /// Lines up to the marker, or `None` (with what came so far) if the window passes.
-    fn read(&self, window: Duration, got: &mut Vec<String>) -> bool {
+    pub(crate) fn read(&self, window: Duration, got: &mut Vec<String>) -> bool {
         loop {
             match self.lines.recv_timeout(window) {
                 Ok(line) if line == MARK => return true,
@@ -84,7 +84,7 @@ impl Drop for Psql {
     }
 }
 
-fn admin(port: u16, sql: &str) {
+pub(crate) fn admin(port: u16, sql: &str) {
     let status = Command::new("psql")
         .env("PGOPTIONS", "-c client_min_messages=warning")
         .args([
@@ -119,10 +119,8 @@ fn run_both(port: u16, name: &str, lines: &[String]) -> Result<usize, String> {
     let mut compared = 0;
     for line in lines {
         let (session, sql) = split_session(line);
-        let (me, other) = match session {
-            Session::A => (0, 1),
-            Session::B => (1, 0),
-        };
+        // The console has two sessions, A (0) and B (1).
+        let (me, other) = if session == Session::A { (0, 1) } else { (1, 0) };
         let outputs = model.run(session, sql);
         let model_lines = |s: Session| -> Vec<String> {
             outputs

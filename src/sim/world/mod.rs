@@ -25,6 +25,7 @@ mod services;
 mod worker;
 
 use cluster::{Batch, Persisted};
+pub use order::{CREATE_ORDERS, CREATE_ORDERS_UUID, setup_sql, setup_statements};
 /// No run may record more events than this; a scenario that would is cut short (and its
 /// trace says so). Frames cost memory, so a recorded run gets a lower limit.
 pub const EVENTS_MAX: usize = 1_000_000;

@@ -5,7 +5,7 @@ use super::World;
 use super::worker::Rejection;
 use crate::sim::check::{WriteFact, secs};
 use crate::sim::event::{Actor, EventKind};
-use crate::sim::scenario::{Compare, Guard, StatusCheck, WriteHow};
+use crate::sim::scenario::{Compare, Guard, Scenario, StatusCheck, TokenSource, WriteHow};
 use crate::sim::state::{Activity, OrderRow};
 use crate::sim::token::{token_sql, token_text};
 
@@ -397,4 +397,29 @@ fn conditions(
     };
     let status_ok = required_status.is_none_or(|required| row.status == required);
     (fence_ok, status_ok)
+}
+
+/// The table a run's order row lives in, as PostgreSQL creates it (`last_fence` is text
+/// where tokens are random: UUID-like text compares byte by byte, as uuid values do).
+pub const CREATE_ORDERS: &str = "CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL, amount bigint NOT NULL, last_fence bigint NOT NULL, updated_by text)";
+pub const CREATE_ORDERS_UUID: &str = "CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL, amount bigint NOT NULL, last_fence text NOT NULL, updated_by text)";
+
+/// The statements that make a run's table and its row before the run, as psql takes them
+/// (the conformance test starts PostgreSQL's copy of the run's table with them).
+pub fn setup_sql(scenario: &Scenario) -> [String; 2] {
+    let sql = &scenario.sql;
+    setup_statements(sql.order_id, sql.amount, sql.last_fence, scenario.tokens)
+}
+
+/// The same for a row with these values (the SQL console's "Create the orders table").
+pub fn setup_statements(id: i64, amount: i64, last_fence: i64, tokens: TokenSource) -> [String; 2] {
+    let create = match tokens {
+        TokenSource::Uuid => CREATE_ORDERS_UUID,
+        _ => CREATE_ORDERS,
+    };
+    let fence = token_sql(tokens, last_fence);
+    let insert = format!(
+        "INSERT INTO orders (id, status, amount, last_fence) VALUES ({id}, 'pending', {amount}, {fence})"
+    );
+    [create.to_owned(), insert]
 }

@@ -10,6 +10,7 @@ use yew::prelude::*;
 use crate::console::line::{Completion, History, REDIS_WORDS, SQL_WORDS, Words, complete};
 use crate::console::redis::RedisConsole;
 use crate::console::sql::{Session, SqlConsole};
+use crate::sim::scenario::TokenSource;
 use crate::ui::i18n::use_i18n;
 
 /// Commands a learner can click to try (the Try Redis anchor).
@@ -150,8 +151,12 @@ pub(super) fn RedisPanel() -> Html {
     }
 }
 
-/// The table the simulator's database holds, so the player's own UPDATE runs here as it is.
-const SQL_SETUP: &str = "CREATE TABLE orders (id integer PRIMARY KEY, status text NOT NULL, last_fence bigint NOT NULL DEFAULT 0, updated_by text); INSERT INTO orders (id, status) VALUES (42, 'new');";
+/// The table and row a run starts with, made by the simulator's own statements, so the
+/// player's UPDATE runs here as it is.
+fn sql_setup() -> String {
+    let [create, insert] = crate::sim::world::setup_statements(42, 0, 0, TokenSource::RedisIncr);
+    format!("{create}; {insert};")
+}
 
 #[component]
 pub(super) fn SqlPanel() -> Html {
@@ -246,7 +251,7 @@ pub(super) fn SqlPanel() -> Html {
     };
     let on_setup = {
         let run = run.clone();
-        Callback::from(move |_| run(Session::A, SQL_SETUP.to_owned()))
+        Callback::from(move |_| run(Session::A, sql_setup()))
     };
     html! {
         <section class="panel console" aria-labelledby="sql-title" data-testid="sql-console">
