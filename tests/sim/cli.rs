@@ -163,3 +163,27 @@ fn explore_prints_the_same_numbers_as_the_page() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("off, script or bare"));
 }
+
+#[test]
+fn every_verb_answers_help_and_refuses_unknown_flags() {
+    let top = fence(&["--help"]);
+    assert_eq!(top.status.code(), Some(0));
+    for verb in ["list", "run", "check", "quiz", "lesson", "explore", "redis", "sql"] {
+        let help = fence(&[verb, "--help"]);
+        assert_eq!(help.status.code(), Some(0), "{verb} --help");
+        let usage = stdout(&help);
+        assert!(usage.contains(&format!("Usage: fence {verb}")), "{verb}: {usage}");
+        assert!(stdout(&top).contains(&format!("  {verb} ")), "the overview names {verb}");
+        let bad = fence(&[verb, "--no-such-flag"]);
+        assert_eq!(bad.status.code(), Some(2), "{verb} --no-such-flag");
+        assert!(
+            stderr(&bad).contains("unexpected argument '--no-such-flag'"),
+            "{verb}: {}",
+            stderr(&bad)
+        );
+    }
+    // A value of the wrong kind says which option and why.
+    let seed = fence(&["explore", "--trials", "many"]);
+    assert_eq!(seed.status.code(), Some(2));
+    assert!(stderr(&seed).contains("--trials: expected a whole number"), "{}", stderr(&seed));
+}
