@@ -201,7 +201,7 @@ pub fn parse_inbound(text: &str) -> Option<Inbound> {
         "play" => Some(Inbound::Play),
         "pause" => Some(Inbound::Pause),
         "load-scenario" => string("id")
-            .filter(|id| crate::route::is_scenario_id(id))
+            .filter(|id| crate::sim::scenario::is_scenario_id(id))
             .map(|id| Inbound::LoadScenario { id }),
         // The text is checked where it is read (`Progress::read`), like stored progress.
         "restore-progress" => string("data").map(|data| Inbound::RestoreProgress { data }),

@@ -13,6 +13,7 @@ pub mod explore;
 pub mod export;
 pub mod i18n;
 pub mod json;
+pub mod lang;
 pub mod markup;
 pub mod player;
 pub mod progress;

@@ -6,7 +6,8 @@
 //! untrusted: parsing never panics, and a malformed, truncated or newer link becomes
 //! [`View::Invalid`] with a message for the learner. Pure; the shell reads the hash.
 
-use crate::i18n::Lang;
+use crate::lang::Lang;
+use crate::sim::scenario::is_scenario_id;
 use crate::whatif::WhatIf;
 
 /// The link format this build writes and reads.
@@ -374,15 +375,6 @@ fn bad_option(name: &str, value: &str, expected: &str) -> Link {
 
 fn one_of(value: &str, names: &[&str]) -> Option<usize> {
     names.iter().position(|n| *n == value)
-}
-
-/// Scenario ids are lower-case words joined by `-`, at most 64 bytes.
-pub fn is_scenario_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !id.starts_with('-')
-        && !id.ends_with('-')
 }
 
 /// `https://course.example:8443` as given, without a path; anything else is dropped.

@@ -478,7 +478,7 @@ impl Opening {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             match name {
                 "copy" => copy = value == "1",
-                "edit" if crate::route::is_scenario_id(value) => {
+                "edit" if crate::sim::scenario::is_scenario_id(value) => {
                     found = Opening::Builtin(value.to_owned())
                 }
                 "sj" => {

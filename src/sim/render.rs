@@ -48,3 +48,16 @@ pub fn line(trace: &Trace, event: &Event) -> String {
     .trim_end()
     .to_owned()
 }
+
+impl Trace {
+    /// A stable 64-bit FNV-1a digest of the text rendering (the determinism fingerprint).
+    pub fn digest(&self) -> u64 {
+        let text = render(self);
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in text.bytes() {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        hash
+    }
+}

@@ -504,3 +504,14 @@ pub enum CrashKind {
     Process,
     Power,
 }
+
+/// Scenario ids are lower-case words joined by `-`, at most 64 bytes: an id names a file,
+/// a link and a lesson, so the scenario module owns the rule and links, files and embeds
+/// ask it.
+pub fn is_scenario_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !id.starts_with('-')
+        && !id.ends_with('-')
+}

@@ -40,7 +40,10 @@ fn the_compiled_in_text_is_the_file_without_indentation() {
 fn ids_are_unique_and_routable() {
     let mut ids: Vec<&str> = FILES.iter().map(|(id, _)| *id).collect();
     for id in &ids {
-        assert!(fencing_playground::route::is_scenario_id(id), "{id} is not a valid route id");
+        assert!(
+            fencing_playground::sim::scenario::is_scenario_id(id),
+            "{id} is not a valid route id"
+        );
     }
     ids.sort_unstable();
     ids.dedup();

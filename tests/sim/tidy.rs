@@ -201,3 +201,128 @@ fn the_length_check_sees_a_long_function_and_its_excuse() {
     let excused = format!("/// Longer than 100 lines: a table.\nfn long() {{\n{body}}}\n");
     assert!(long_functions(&excused, 100).is_empty());
 }
+
+/// The crate's layers, lowest first: a module may name modules of lower layers only (the
+/// README's Architecture section says why each sits where it does).
+const LAYERS: &[&[&str]] = &[
+    &["json", "markup", "lang"],
+    &["sim"],
+    &["catalogue", "xapi", "embed"],
+    &["quiz", "whatif", "timeline", "verdict", "compare", "explore", "workload", "console"],
+    &["i18n", "export", "progress", "player"],
+    &["route", "scorm"],
+    &["sandbox"],
+    &["ui", "main", "bin"],
+];
+
+/// The model's own layers, the same way.
+const SIM_LAYERS: &[&[&str]] = &[
+    &["prng", "scenario", "redis", "sql"],
+    &["token", "script", "event", "state"],
+    &["check"],
+    &["world"],
+    &["trace"],
+    &["render"],
+];
+
+fn layer_of(layers: &[&[&str]], module: &str) -> Option<usize> {
+    layers.iter().position(|layer| layer.contains(&module))
+}
+
+/// The modules a source file names through `prefix` (`crate::` or `crate::sim::`), as
+/// single paths or `{a, b}` groups, outside comments.
+fn named(source: &str, prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in source.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        for (at, _) in code.match_indices(prefix) {
+            let rest = &code[at + prefix.len()..];
+            let words: Vec<&str> = match rest.strip_prefix('{') {
+                Some(group) => group.split('}').next().unwrap_or("").split(',').collect(),
+                None => vec![rest],
+            };
+            for word in words {
+                let name: String =
+                    word.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if !name.is_empty() && name != "self" {
+                    out.push(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every import from a module to one of the same or a higher layer: `(file, its module,
+/// the module it names)` for each `(file, module, source)`.
+fn upward(files: &[(String, String, String)], layers: &[&[&str]], prefix: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (file, module, source) in files {
+        let Some(mine) = layer_of(layers, module) else {
+            problems.push(format!("{file}: module `{module}` has no layer"));
+            continue;
+        };
+        let mut seen = Vec::new();
+        for other in named(source, prefix) {
+            if other == *module || seen.contains(&other) {
+                continue;
+            }
+            seen.push(other.clone());
+            match layer_of(layers, &other) {
+                Some(theirs) if theirs < mine => {}
+                Some(_) => problems.push(format!("{file}: `{module}` names `{other}`")),
+                None => {}
+            }
+        }
+    }
+    problems
+}
+
+/// `(file, module, source)` for every file under `dir`, the module being the path's first
+/// component under `dir` (`sim/world/order.rs` is `sim` under `src/`, `world` under `src/sim/`).
+fn modules_under(dir: &Path) -> Vec<(String, String, String)> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .filter_map(|file| {
+            let relative = file.strip_prefix(dir).ok()?;
+            let first = relative.components().next()?.as_os_str().to_string_lossy().into_owned();
+            let module = first.trim_end_matches(".rs").to_owned();
+            let source = std::fs::read_to_string(&file).ok()?;
+            Some((relative.display().to_string(), module, source))
+        })
+        .filter(|(_, module, _)| module != "lib" && module != "mod")
+        .collect()
+}
+
+#[test]
+fn layers_import_only_from_below() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = upward(&modules_under(&root.join("src")), LAYERS, "crate::");
+    // Inside the model, `super::x` from a file directly in src/sim names a sibling too.
+    let mut sim = modules_under(&root.join("src/sim"));
+    for (file, _, source) in &mut sim {
+        if !file.contains('/') {
+            *source = source.replace("super::", "crate::sim::");
+        }
+    }
+    problems.extend(upward(&sim, SIM_LAYERS, "crate::sim::"));
+    assert!(problems.is_empty(), "imports from a higher layer:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_layer_check_sees_an_upward_import() {
+    let file =
+        |module: &str, source: &str| (format!("{module}.rs"), module.to_owned(), source.to_owned());
+    let files = [
+        file("catalogue", "use crate::{json, sim::Scenario};\nfn f() { crate::sim::run(); }"),
+        file("json", "// crate::ui is only a comment\nuse crate::sim::Trace;"),
+        file("sim", "pub fn id() -> bool { crate::route::ok() }"),
+    ];
+    assert_eq!(
+        upward(&files, LAYERS, "crate::"),
+        vec!["json.rs: `json` names `sim`".to_owned(), "sim.rs: `sim` names `route`".to_owned()]
+    );
+}
