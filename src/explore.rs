@@ -14,7 +14,10 @@ use std::collections::BTreeMap;
 
 use crate::catalogue::load;
 use crate::sim::prng::Prng;
-use crate::sim::scenario::Fault;
+use crate::sim::scenario::{
+    AcquireHow, Fault, GatewaySetup, Guard, NodeSetup, Persistence, RedisSetup, ReleaseHow,
+    RenewHow, SqlSetup, StatusCheck, Step, TokenSource, Topology, WorkerSetup, WriteHow,
+};
 use crate::sim::world::{self, Recording};
 use crate::sim::{Actor, EventKind, Scenario};
 
@@ -317,19 +320,22 @@ struct Setting {
     watchdog: Watchdog,
 }
 
-/// One trial's scenario through the loader (the documented format, validated like a file).
+/// One trial's scenario, built as a value and checked by the loader's rules like a file.
 fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, String> {
     let ttl_ms = setting.ttl_ms;
     let watchdog = match setting.watchdog {
-        Watchdog::Off => String::new(),
-        Watchdog::On { interval_ms, check } => {
-            let how = if check == RenewCheck::Script { "script" } else { "bare-pexpire" };
-            format!(r#"{{"do":"watchdog","interval_ms":{interval_ms},"how":"{how}"}},"#)
-        }
+        Watchdog::Off => None,
+        Watchdog::On { interval_ms, check } => Some(Step::Watchdog {
+            interval_ms: Some(interval_ms),
+            how: match check {
+                RenewCheck::Script => RenewHow::Script,
+                RenewCheck::BarePexpire => RenewHow::BarePexpire,
+            },
+        }),
     };
     let (how, guard) = match fencing {
-        Fencing::Off => ("unfenced", "none"),
-        Fencing::On => ("fenced", "lt"),
+        Fencing::Off => (WriteHow::Unfenced, Guard::None),
+        Fencing::On => (WriteHow::Fenced, Guard::Lt),
     };
     let work = setting.work_ms;
     // B polls every 100 ms on the grid 100, 200, 300 ... ms, starting one tick before A's
@@ -337,20 +343,77 @@ fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, Strin
     let b_start_ms = 100 * (ttl_ms / 100).saturating_sub(1).max(1);
     // Long enough for the longest pause we draw plus both critical sections.
     let until_ms = MS_MAX * 2 + 4 * (work + ttl_ms);
-    let attempts = (until_ms / 100).min(u64::from(u32::MAX));
-    let text = format!(
-        r#"{{"format":1,"id":"explore-trial","title":"Explorer trial","chapter":"Explorer","summary":"","goal":"","seed":1,
-  "until_ms":{until_ms},
-  "redis":{{"nodes":[{{"name":"redis"}}],"lock_key":"lock:order:42","fence_key":"fence:order:42","fence_start":32}},
-  "sql":{{"order_id":42,"amount":100,"guard":"{guard}"}},
-  "workers":[
-    {{"name":"A","start_ms":0,"program":[{{"do":"acquire","ttl_ms":{ttl_ms}}},{watchdog}{{"do":"compute","ms":{work}}},{{"do":"write","how":"{how}","status":"paid"}},{{"do":"release"}}]}},
-    {{"name":"B","start_ms":{b_start_ms},"program":[{{"do":"acquire","ttl_ms":{ttl_ms},"retry_every_ms":100,"attempts":{attempts}}},{watchdog}{{"do":"compute","ms":{work}}},{{"do":"write","how":"{how}","status":"shipped"}},{{"do":"release"}}]}}
-  ],
-  "faults":[{{"fault":"pause","worker":"A","at_ms":50,"pause_ms":1}}]}}"#
-    );
-    load::parse_scenario(&text)
-        .map_err(|e| format!("internal: the trial scenario did not load: {e}"))
+    let attempts = u32::try_from(until_ms / 100).unwrap_or(u32::MAX);
+    let worker = |name: &str, start_ms: u64, acquire: Step, status: &str| WorkerSetup {
+        name: name.to_owned(),
+        start_ms,
+        program: [Some(acquire), watchdog.clone()]
+            .into_iter()
+            .flatten()
+            .chain([
+                Step::Compute { ms: work },
+                Step::Write {
+                    how,
+                    status: status.to_owned(),
+                    from: None,
+                    attempts: 1,
+                    backoff_ms: 0,
+                },
+                Step::Release { how: ReleaseHow::Script },
+            ])
+            .collect(),
+        on_rejected: Vec::new(),
+        reply_timeout_ms: 1_000,
+    };
+    let acquire = |retry_every_ms, attempts| Step::Acquire {
+        how: AcquireHow::Script,
+        ttl_ms,
+        retry_every_ms,
+        attempts,
+    };
+    let scenario = Scenario {
+        format: 1,
+        id: "explore-trial".to_owned(),
+        title: "Explorer trial".to_owned(),
+        chapter: "Explorer".to_owned(),
+        summary: String::new(),
+        goal: String::new(),
+        seed: 1,
+        until_ms,
+        redis: RedisSetup {
+            nodes: vec![NodeSetup { name: "redis".to_owned(), clock_offset_ms: 0 }],
+            topology: Topology::Replicated,
+            lock_key: "lock:order:42".to_owned(),
+            fence_key: "fence:order:42".to_owned(),
+            fence_start: 32,
+            lag_ms: 0,
+            failover_after_ms: None,
+            persistence: Persistence::None,
+        },
+        tokens: TokenSource::RedisIncr,
+        sql: SqlSetup {
+            order_id: 42,
+            amount: 100,
+            last_fence: 0,
+            guard,
+            status_check: StatusCheck::Off,
+        },
+        gateway: GatewaySetup::default(),
+        alert: None,
+        workers: vec![
+            worker("A", 0, acquire(1_000, 1), "paid"),
+            worker("B", b_start_ms, acquire(100, attempts), "shipped"),
+        ],
+        // A's pause: its length is set for each trial.
+        faults: vec![Fault::Pause { worker: "A".to_owned(), at_ms: 50, pause_ms: 1 }],
+        narration: Vec::new(),
+        expect: None,
+        prompts: Vec::new(),
+        claims: Vec::new(),
+    };
+    load::validate(&scenario)
+        .map_err(|e| format!("internal: the trial scenario is invalid: {e}"))?;
+    Ok(scenario)
 }
 
 /// One trial: the point's scenario with this pause, run for its facts. The outcome is

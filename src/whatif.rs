@@ -4,6 +4,7 @@
 //! guard, idempotency key, persistence, replication lag, WAIT) and how knobs travel in a
 //! URL. Pure data; it never runs the model.
 
+use crate::catalogue::codec;
 use crate::sim::Scenario;
 use crate::sim::scenario::{
     AcquireHow, Fault, Guard, KeyStrategy, OnShort, Persistence, RenewHow, Step,
@@ -291,45 +292,30 @@ pub fn parse_toggle(text: &str) -> Option<Toggle> {
     }
 }
 
+// The scenario format's words (the codec's tables), so a link spells a knob as a file does.
+
 pub fn acquire_text(how: AcquireHow) -> &'static str {
-    match how {
-        AcquireHow::Script => "script",
-        AcquireHow::SetThenIncr => "set-then-incr",
-        AcquireHow::IncrThenSet => "incr-then-set",
-        AcquireHow::Redlock => "redlock",
-    }
+    codec::word(how, codec::ACQUIRES)
 }
 
 pub fn parse_acquire(text: &str) -> Option<AcquireHow> {
-    [AcquireHow::Script, AcquireHow::SetThenIncr, AcquireHow::IncrThenSet, AcquireHow::Redlock]
-        .into_iter()
-        .find(|h| acquire_text(*h) == text)
+    codec::from_word(text, codec::ACQUIRES)
 }
 
 pub fn guard_text(guard: Guard) -> &'static str {
-    match guard {
-        Guard::None => "none",
-        Guard::Lt => "lt",
-        Guard::Le => "le",
-    }
+    codec::word(guard, codec::GUARDS)
 }
 
 pub fn parse_guard(text: &str) -> Option<Guard> {
-    [Guard::None, Guard::Lt, Guard::Le].into_iter().find(|g| guard_text(*g) == text)
+    codec::from_word(text, codec::GUARDS)
 }
 
 pub fn key_text(key: KeyStrategy) -> &'static str {
-    match key {
-        KeyStrategy::None => "none",
-        KeyStrategy::PerAttempt => "per-attempt",
-        KeyStrategy::PerOrder => "per-order",
-    }
+    codec::word(key, codec::KEYS)
 }
 
 pub fn parse_key(text: &str) -> Option<KeyStrategy> {
-    [KeyStrategy::None, KeyStrategy::PerAttempt, KeyStrategy::PerOrder]
-        .into_iter()
-        .find(|k| key_text(*k) == text)
+    codec::from_word(text, codec::KEYS)
 }
 
 pub fn persistence_text(p: Persistence) -> String {

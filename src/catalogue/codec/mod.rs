@@ -171,10 +171,12 @@ const TOKENS: &[(&str, TokenSource)] = &[
     ("uuid", TokenSource::Uuid),
     ("none", TokenSource::None),
 ];
-const GUARDS: &[(&str, Guard)] = &[("none", Guard::None), ("lt", Guard::Lt), ("le", Guard::Le)];
+/// Each enum of the format has one table of its words, read by the loader and the writer
+/// and by everything else that spells it (links, menus): `word` and `from_word`.
+pub const GUARDS: &[(&str, Guard)] = &[("none", Guard::None), ("lt", Guard::Lt), ("le", Guard::Le)];
 const STATUS_CHECKS: &[(&str, StatusCheck)] =
     &[("off", StatusCheck::Off), ("pending", StatusCheck::Pending)];
-const ACQUIRES: &[(&str, AcquireHow)] = &[
+pub const ACQUIRES: &[(&str, AcquireHow)] = &[
     ("script", AcquireHow::Script),
     ("set-then-incr", AcquireHow::SetThenIncr),
     ("incr-then-set", AcquireHow::IncrThenSet),
@@ -188,7 +190,7 @@ const WRITES: &[(&str, WriteHow)] = &[
     ("unfenced", WriteHow::Unfenced),
     ("set-state", WriteHow::SetState),
 ];
-const KEYS: &[(&str, KeyStrategy)] = &[
+pub const KEYS: &[(&str, KeyStrategy)] = &[
     ("none", KeyStrategy::None),
     ("per-attempt", KeyStrategy::PerAttempt),
     ("per-order", KeyStrategy::PerOrder),
@@ -633,8 +635,8 @@ fn read_expected(node: &Node, path: &str) -> Result<Expected, LoadError> {
 
 // ----- writing -----
 
-fn word<T: Copy + PartialEq>(value: T, words: &[(&'static str, T)]) -> Out {
-    Out::str(words.iter().find(|(_, v)| *v == value).map_or("", |(w, _)| *w))
+fn out_word<T: Copy + PartialEq>(value: T, words: &[(&'static str, T)]) -> Out {
+    Out::str(word(value, words))
 }
 
 /// The words a step's or fault's member accepts (`kind` is its `do` / `fault` value), for
@@ -658,14 +660,24 @@ pub fn member_words(kind: &str, member: &str) -> Option<Vec<&'static str>> {
     })
 }
 
+/// The word `table` spells `value` with.
+pub fn word<T: Copy + PartialEq>(value: T, table: &[(&'static str, T)]) -> &'static str {
+    table.iter().find(|(_, v)| *v == value).map_or("", |(w, _)| *w)
+}
+
+/// The value `table` spells `text`, if it is one of its words.
+pub fn from_word<T: Copy>(text: &str, table: &[(&str, T)]) -> Option<T> {
+    table.iter().find(|(w, _)| *w == text).map(|(_, v)| *v)
+}
+
 /// The word the format spells the database's check with (`sql.guard`).
 pub fn guard_word(guard: Guard) -> &'static str {
-    GUARDS.iter().find(|(_, g)| *g == guard).map_or("", |(w, _)| *w)
+    word(guard, GUARDS)
 }
 
 /// The word the format spells a token source with (`tokens`).
 pub fn tokens_word(tokens: TokenSource) -> &'static str {
-    TOKENS.iter().find(|(_, t)| *t == tokens).map_or("", |(w, _)| *w)
+    word(tokens, TOKENS)
 }
 
 /// One step as compact JSON, for the sandbox's step rows.
@@ -709,15 +721,15 @@ pub fn write_scenario(s: &Scenario) -> Out {
         ("seed", Out::uint(s.seed)),
         ("until_ms", Out::uint(s.until_ms)),
         ("redis", write_redis(&s.redis)),
-        ("tokens", word(s.tokens, TOKENS)),
+        ("tokens", out_word(s.tokens, TOKENS)),
         (
             "sql",
             Out::Obj(vec![
                 ("order_id", Out::Int(s.sql.order_id)),
                 ("amount", Out::Int(s.sql.amount)),
                 ("last_fence", Out::Int(s.sql.last_fence)),
-                ("guard", word(s.sql.guard, GUARDS)),
-                ("status_check", word(s.sql.status_check, STATUS_CHECKS)),
+                ("guard", out_word(s.sql.guard, GUARDS)),
+                ("status_check", out_word(s.sql.status_check, STATUS_CHECKS)),
             ]),
         ),
         ("gateway", Out::Obj(vec![("honours_keys", Out::Bool(s.gateway.honours_keys))])),
@@ -811,7 +823,7 @@ fn write_redis(r: &RedisSetup) -> Out {
                     .collect(),
             ),
         ),
-        ("topology", word(r.topology, TOPOLOGIES)),
+        ("topology", out_word(r.topology, TOPOLOGIES)),
         ("lock_key", Out::str(&r.lock_key)),
         ("fence_key", Out::str(&r.fence_key)),
         ("fence_start", Out::Int(r.fence_start)),
@@ -848,7 +860,7 @@ fn write_step(step: &Step) -> Out {
     Out::Obj(match step {
         Step::Acquire { how, ttl_ms, retry_every_ms, attempts } => vec![
             tag("acquire"),
-            ("how", word(*how, ACQUIRES)),
+            ("how", out_word(*how, ACQUIRES)),
             ("ttl_ms", Out::uint(*ttl_ms)),
             ("retry_every_ms", Out::uint(*retry_every_ms)),
             ("attempts", Out::Int(i64::from(*attempts))),
@@ -857,7 +869,7 @@ fn write_step(step: &Step) -> Out {
             tag("wait-replicas"),
             ("replicas", Out::Int(*replicas)),
             ("timeout_ms", Out::uint(*timeout_ms)),
-            ("on_short", word(*on_short, ON_SHORT)),
+            ("on_short", out_word(*on_short, ON_SHORT)),
         ],
         Step::Compute { ms } => vec![tag("compute"), ("ms", Out::uint(*ms))],
         Step::Sleep { ms } => vec![tag("sleep"), ("ms", Out::uint(*ms))],
@@ -876,7 +888,7 @@ fn write_step(step: &Step) -> Out {
         }
         Step::Write { how, status, from, attempts, backoff_ms } => {
             let mut m =
-                vec![tag("write"), ("how", word(*how, WRITES)), ("status", Out::str(status))];
+                vec![tag("write"), ("how", out_word(*how, WRITES)), ("status", Out::str(status))];
             if let Some(from) = from {
                 m.push(("from", Out::str(from)));
             }
@@ -886,7 +898,7 @@ fn write_step(step: &Step) -> Out {
         }
         Step::Charge { key, attempts, backoff_ms } => vec![
             tag("charge"),
-            ("key", word(*key, KEYS)),
+            ("key", out_word(*key, KEYS)),
             ("attempts", Out::Int(i64::from(*attempts))),
             ("backoff_ms", Out::uint(*backoff_ms)),
         ],
@@ -899,10 +911,10 @@ fn write_step(step: &Step) -> Out {
             if let Some(ms) = interval_ms {
                 m.push(("interval_ms", Out::uint(*ms)));
             }
-            m.push(("how", word(*how, RENEWS)));
+            m.push(("how", out_word(*how, RENEWS)));
             m
         }
-        Step::Release { how } => vec![tag("release"), ("how", word(*how, RELEASES))],
+        Step::Release { how } => vec![tag("release"), ("how", out_word(*how, RELEASES))],
         Step::Begin => vec![tag("begin")],
         Step::SelectForUpdate => vec![tag("select-for-update")],
         Step::Commit => vec![tag("commit")],
@@ -950,7 +962,7 @@ fn write_fault(fault: &Fault) -> Out {
                 tag("crash-node"),
                 ("node", Out::str(node)),
                 ("at_ms", Out::uint(*at_ms)),
-                ("kind", word(*kind, CRASHES)),
+                ("kind", out_word(*kind, CRASHES)),
             ];
             if let Some(ms) = restart_after_ms {
                 m.push(("restart_after_ms", Out::uint(*ms)));

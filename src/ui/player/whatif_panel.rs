@@ -3,6 +3,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::catalogue::codec;
 use crate::player::Action;
 use crate::sim::Scenario;
 use crate::sim::scenario::{AcquireHow, Guard, KeyStrategy};
@@ -83,18 +84,18 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
             // SET-then-INCR to switch to).
             if let (Some(how), true) = (knobs.acquire, redis_tokens) {
                 <label>{ m.t("whatif.acquire") }{ mark("acquire") }
-                    { select("acq", whatif::acquire_text(how).into(), [AcquireHow::Script, AcquireHow::SetThenIncr, AcquireHow::IncrThenSet, AcquireHow::Redlock]
-                        .into_iter().map(|h| (whatif::acquire_text(h).to_owned(), m.t(acquire_label(h)))).collect()) }
+                    { select("acq", whatif::acquire_text(how).into(), codec::ACQUIRES
+                        .iter().map(|&(w, h)| (w.to_owned(), m.t(acquire_label(h)))).collect()) }
                 </label>
             }
             <label>{ m.t("whatif.guard") }{ mark("guard") }
-                { select("guard", whatif::guard_text(knobs.guard).into(), [Guard::None, Guard::Lt, Guard::Le]
-                    .into_iter().map(|g| (whatif::guard_text(g).to_owned(), guard_label(&m, g))).collect()) }
+                { select("guard", whatif::guard_text(knobs.guard).into(), codec::GUARDS
+                    .iter().map(|&(w, g)| (w.to_owned(), guard_label(&m, g))).collect()) }
             </label>
             if let Some(key) = knobs.key {
                 <label>{ m.t("whatif.key") }{ mark("key") }
-                    { select("key", whatif::key_text(key).into(), [KeyStrategy::None, KeyStrategy::PerAttempt, KeyStrategy::PerOrder]
-                        .into_iter().map(|k| (whatif::key_text(k).to_owned(), m.t(key_label(k)))).collect()) }
+                    { select("key", whatif::key_text(key).into(), codec::KEYS
+                        .iter().map(|&(w, k)| (w.to_owned(), m.t(key_label(k)))).collect()) }
                 </label>
             }
             // A consensus store is modelled as durable: Redis' persistence modes do not apply.
