@@ -257,7 +257,7 @@ impl Run {
             })
             .collect();
         // log-normal: p99 = median * exp(2.326348 sigma).
-        let sigma = ln(params.pause_p99_ms as f64 / params.pause_median_ms as f64)
+        let sigma = libm::log(params.pause_p99_ms as f64 / params.pause_median_ms as f64)
             / 2.326_347_874_040_840_8;
         let memo = vec![BTreeMap::new(); points.len()];
         Ok(Run { params, points, templates, works_ms, memo, prngs, sigma, sim_runs: 0 })
@@ -459,21 +459,21 @@ fn simulate(template: &mut Scenario, pause_ms: u64, work_ms: u64) -> Outcome {
 /// A pause in whole ms from log-normal(median, sigma), clamped to the form's range.
 fn sample_pause(prng: &mut Prng, median_ms: u64, sigma: f64) -> u64 {
     let z = standard_normal(prng);
-    let ms = median_ms as f64 * exp(sigma * z);
+    let ms = median_ms as f64 * libm::exp(sigma * z);
     // Rounding a finite, clamped double to an integer is exact and portable.
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let rounded = (ms.clamp(0.0, MS_MAX as f64) + 0.5) as u64;
     rounded.min(MS_MAX)
 }
 
-/// Marsaglia's polar method: needs only `ln` and `sqrt` (IEEE-exact), no trigonometry.
+/// Marsaglia's polar method: needs only `log` and `sqrt` (IEEE-exact), no trigonometry.
 fn standard_normal(prng: &mut Prng) -> f64 {
     loop {
         let u = 2.0 * unit(prng) - 1.0;
         let v = 2.0 * unit(prng) - 1.0;
         let s = u * u + v * v;
         if s > 0.0 && s < 1.0 {
-            return u * (-2.0 * ln(s) / s).sqrt();
+            return u * (-2.0 * libm::log(s) / s).sqrt();
         }
     }
 }
@@ -483,58 +483,23 @@ fn unit(prng: &mut Prng) -> f64 {
     (prng.next_u64() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0)
 }
 
-const LN_2: f64 = std::f64::consts::LN_2;
-
-/// Natural log by exponent split and the atanh series: only +, -, *, / on doubles, so the
-/// same bits natively and in wasm (libm's `ln` may differ in the last place).
-fn ln(x: f64) -> f64 {
-    if x <= 0.0 || !x.is_finite() {
-        return f64::NAN;
+/// The bits of the maths the sampler uses (`libm`'s `log` and `exp`, pure Rust, the same
+/// code natively and in wasm) over 10,000 inputs spread as the sampler spreads them: the
+/// native and browser tests pin the same value, so a library update or a platform that
+/// rounded differently would show.
+pub fn maths_fingerprint() -> u64 {
+    let mut prng = Prng::new(7);
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |x: f64| {
+        hash ^= x.to_bits();
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    };
+    for _ in 0..10_000 {
+        let s = unit(&mut prng);
+        mix(libm::log(s.max(f64::MIN_POSITIVE)));
+        mix(libm::exp(8.0 * unit(&mut prng) - 4.0));
     }
-    let bits = x.to_bits();
-    let exponent = ((bits >> 52) & 0x7ff) as i64;
-    if exponent == 0 {
-        // Subnormal: scale into the normal range first.
-        return ln(x * 18_014_398_509_481_984.0) - 54.0 * LN_2;
-    }
-    let e = exponent - 1023;
-    let m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000); // [1, 2)
-    let s = (m - 1.0) / (m + 1.0);
-    let s2 = s * s;
-    let mut term = s;
-    let mut sum = 0.0;
-    let mut k = 1.0;
-    while k < 60.0 {
-        sum += term / k;
-        term *= s2;
-        k += 2.0;
-    }
-    e as f64 * LN_2 + 2.0 * sum
-}
-
-/// e^x by range reduction to |r| <= ln2/2 and a Taylor series, exact-operation only.
-fn exp(x: f64) -> f64 {
-    if x.is_nan() {
-        return x;
-    }
-    if x > 700.0 {
-        return f64::INFINITY;
-    }
-    if x < -700.0 {
-        return 0.0;
-    }
-    #[allow(clippy::cast_possible_truncation)]
-    let k = (x / LN_2 + if x >= 0.0 { 0.5 } else { -0.5 }) as i64;
-    let r = x - k as f64 * LN_2;
-    let mut term = 1.0;
-    let mut sum = 1.0;
-    for n in 1..30 {
-        term = term * r / f64::from(n);
-        sum += term;
-    }
-    #[allow(clippy::cast_sign_loss)]
-    let scale = f64::from_bits(((k + 1023) as u64) << 52);
-    sum * scale
+    hash
 }
 
 /// The parameters whose numbers the determinism tests pin (natively and in the browser).
@@ -574,14 +539,14 @@ pub fn fingerprint(points: &[Point]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Axis, Fencing, Params, RenewCheck, Run, Watchdog, exp, ln, sample_pause};
+    use super::{Axis, Fencing, Params, RenewCheck, Run, Watchdog, sample_pause};
 
     #[test]
     fn the_pause_sampler_has_the_median_and_p99_it_was_asked_for() {
         // A million draws with the form's defaults (median 2 s, p99 40 s): the sample's
         // median and 99th percentile within 1 % of the requested ones.
         let (median_ms, p99_ms) = (2_000u64, 40_000u64);
-        let sigma = ln(p99_ms as f64 / median_ms as f64) / 2.326_347_874_040_840_8;
+        let sigma = libm::log(p99_ms as f64 / median_ms as f64) / 2.326_347_874_040_840_8;
         let mut prng = crate::sim::prng::Prng::new(11);
         let mut draws: Vec<u64> =
             (0..1_000_000).map(|_| sample_pause(&mut prng, median_ms, sigma)).collect();
@@ -614,12 +579,12 @@ mod tests {
     }
 
     #[test]
-    fn own_ln_and_exp_agree_with_std_closely() {
+    fn the_maths_agree_with_std_closely() {
         for x in [1e-9, 0.001, 0.5, 1.0, 2.0, 10.0, 12345.678, 1e300] {
-            assert!((ln(x) - x.ln()).abs() <= 1e-12 * x.ln().abs().max(1.0), "ln {x}");
+            assert!((libm::log(x) - x.ln()).abs() <= 1e-12 * x.ln().abs().max(1.0), "ln {x}");
         }
         for x in [-50.0, -1.0, 0.0, 0.3, 1.0, 5.5, 100.0] {
-            assert!((exp(x) - x.exp()).abs() <= 1e-12 * x.exp(), "exp {x}");
+            assert!((libm::exp(x) - x.exp()).abs() <= 1e-12 * x.exp(), "exp {x}");
         }
     }
 

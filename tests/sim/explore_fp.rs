@@ -1,7 +1,7 @@
 //! The explorer's numbers for one seed, pinned: the browser test `tests/ui/explore.rs`
 //! pins the same text, so native and wasm agree bit for bit.
 
-use fencing_playground::explore::{Run, fingerprint, pinned_example};
+use fencing_playground::explore::{Run, fingerprint, maths_fingerprint, pinned_example};
 
 #[test]
 fn the_explorer_gives_the_pinned_numbers_for_seed_42() {
@@ -14,3 +14,12 @@ fn the_explorer_gives_the_pinned_numbers_for_seed_42() {
 
 const PINNED: &str =
     "2000/off:500,351,241,0;2000/on:500,351,0,241000;30000/off:500,13,11,0;30000/on:500,13,0,11000";
+
+/// The sampler's `log` and `exp` bit for bit; `tests/ui/explore.rs` pins the same value in
+/// the browser.
+#[test]
+fn the_samplers_maths_give_the_pinned_bits() {
+    assert_eq!(format!("{:016x}", maths_fingerprint()), MATHS);
+}
+
+pub(crate) const MATHS: &str = "8c2b6b09f8cdefde";

@@ -45,6 +45,13 @@ async fn bad_parameters_get_a_message_not_a_run() {
 }
 
 #[wasm_bindgen_test]
+fn the_samplers_maths_give_the_same_bits_as_natively() {
+    // tests/sim/explore_fp.rs pins the same value natively.
+    let bits = fencing_playground::explore::maths_fingerprint();
+    assert_eq!(format!("{bits:016x}"), "8c2b6b09f8cdefde");
+}
+
+#[wasm_bindgen_test]
 fn the_explorer_gives_the_same_numbers_as_natively() {
     // The same parameters and pinned text as tests/sim/explore_fp.rs.
     use fencing_playground::explore::{Run, fingerprint, pinned_example};
