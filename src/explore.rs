@@ -174,19 +174,55 @@ pub struct Point {
     pub tally: Tally,
 }
 
+/// Trials per chunk. A point's trials are cut into chunks of this many, and each chunk
+/// draws its pauses from a stream of its own (seeded by the run's seed, the axis value and
+/// the chunk's number), so chunks can run on any number of threads or workers, finish in
+/// any order, and still add up to the same tallies as one thread running them in order.
+pub const CHUNK_TRIALS: u64 = 10_000;
+
 /// A run in progress.
 #[derive(Clone, Debug)]
 pub struct Run {
     params: Params,
     points: Vec<Point>,
-    /// Per point: the scenario template and the outcome of each pause length seen.
-    templates: Vec<Scenario>,
-    works_ms: Vec<u64>,
-    memo: Vec<BTreeMap<u64, Outcome>>,
+    /// What runs the trials when the run advances by itself (`advance`).
+    trials: Trials,
+    /// The pause stream of the chunk each point is in.
     prngs: Vec<Prng>,
-    sigma: f64,
     /// Simulator runs made (memo misses), for the benchmark and the page.
     pub sim_runs: u64,
+}
+
+/// One chunk of one point's trials: a unit of work a thread or a web worker can take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    pub point: usize,
+    /// Its number among the point's chunks (0, 1, ...).
+    pub index: u64,
+}
+
+/// A chunk's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Done {
+    pub chunk: Chunk,
+    pub tally: Tally,
+    pub sim_runs: u64,
+}
+
+/// Everything that runs trials, without the tallies: each thread or worker has its own
+/// (the scenarios are changed in place per trial, and each remembers the outcomes it has
+/// seen; outcomes depend only on the pause, so what one remembers never changes a number).
+#[derive(Clone, Debug)]
+pub struct Trials {
+    seed: u64,
+    trials_per_point: u64,
+    median_ms: u64,
+    sigma: f64,
+    /// Per point: the scenario template and the work time.
+    templates: Vec<Scenario>,
+    works_ms: Vec<u64>,
+    /// Per point: the outcome of each pause length seen.
+    memo: Vec<BTreeMap<u64, Outcome>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,18 +285,46 @@ impl Run {
                 points.push(Point { x, fencing, tally: Tally::default() });
             }
         }
-        // Both fencing modes at one TTL draw the same pauses (common random numbers), so
-        // their difference is the fence's doing, not the dice's.
-        let prngs = (0..points.len())
-            .map(|i| {
-                Prng::new(params.seed ^ ((i as u64 / 2) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
-            })
-            .collect();
         // log-normal: p99 = median * exp(2.326348 sigma).
         let sigma = libm::log(params.pause_p99_ms as f64 / params.pause_median_ms as f64)
             / 2.326_347_874_040_840_8;
-        let memo = vec![BTreeMap::new(); points.len()];
-        Ok(Run { params, points, templates, works_ms, memo, prngs, sigma, sim_runs: 0 })
+        let trials = Trials {
+            seed: params.seed,
+            trials_per_point: params.trials,
+            median_ms: params.pause_median_ms,
+            sigma,
+            memo: vec![BTreeMap::new(); templates.len()],
+            templates,
+            works_ms,
+        };
+        let prngs = (0..points.len()).map(|i| chunk_prng(params.seed, i, 0)).collect();
+        Ok(Run { params, points, trials, prngs, sim_runs: 0 })
+    }
+
+    /// Every chunk of the run, point by point: hand them out in any order and give each
+    /// result to `add`.
+    pub fn chunks(&self) -> Vec<Chunk> {
+        let per_point = self.params.trials.div_ceil(CHUNK_TRIALS);
+        (0..self.points.len())
+            .flat_map(|point| (0..per_point).map(move |index| Chunk { point, index }))
+            .collect()
+    }
+
+    /// A fresh copy of what runs trials, for another thread or worker.
+    pub fn trials(&self) -> Trials {
+        Trials { memo: vec![BTreeMap::new(); self.points.len()], ..self.trials.clone() }
+    }
+
+    /// Adds a chunk's result (from `Trials::run`) to its point.
+    pub fn add(&mut self, done: &Done) {
+        if let Some(point) = self.points.get_mut(done.chunk.point) {
+            let t = &mut point.tally;
+            t.trials += done.tally.trials;
+            t.two_holders += done.tally.two_holders;
+            t.stale_accepted += done.tally.stale_accepted;
+            t.wasted_ms += done.tally.wasted_ms;
+        }
+        self.sim_runs += done.sim_runs;
     }
 
     pub fn points(&self) -> &[Point] {
@@ -291,26 +355,71 @@ impl Run {
             else {
                 return;
             };
-            let pause_ms =
-                sample_pause(&mut self.prngs[i], self.params.pause_median_ms, self.sigma);
-            let outcome = match self.memo[i].get(&pause_ms) {
-                Some(outcome) => *outcome,
-                None => {
-                    let outcome = simulate(&mut self.templates[i], pause_ms, self.works_ms[i]);
-                    self.memo[i].insert(pause_ms, outcome);
-                    self.sim_runs += 1;
-                    runs += 1;
-                    outcome
-                }
-            };
-            let tally = &mut self.points[i].tally;
-            tally.trials += 1;
-            tally.two_holders += u64::from(outcome.two_holders);
-            tally.stale_accepted += u64::from(outcome.stale_accepted);
-            tally.wasted_ms += outcome.wasted_ms;
+            // Each chunk of a point starts its own pause stream (as `Trials::run` does).
+            let done = self.points[i].tally.trials;
+            if done.is_multiple_of(CHUNK_TRIALS) {
+                self.prngs[i] = chunk_prng(self.params.seed, i, done / CHUNK_TRIALS);
+            }
+            let (outcome, simulated) = self.trials.trial(i, &mut self.prngs[i]);
+            self.sim_runs += u64::from(simulated);
+            runs += u64::from(simulated);
+            self.points[i].tally.count(outcome);
             trials += 1;
         }
     }
+}
+
+impl Trials {
+    /// Runs one chunk's trials.
+    pub fn run(&mut self, chunk: Chunk) -> Done {
+        let mut prng = chunk_prng(self.seed, chunk.point, chunk.index);
+        let first = chunk.index.saturating_mul(CHUNK_TRIALS);
+        let n = self.trials_per_point.saturating_sub(first).min(CHUNK_TRIALS);
+        let mut tally = Tally::default();
+        let mut sim_runs = 0;
+        if chunk.point < self.templates.len() {
+            for _ in 0..n {
+                let (outcome, simulated) = self.trial(chunk.point, &mut prng);
+                sim_runs += u64::from(simulated);
+                tally.count(outcome);
+            }
+        }
+        Done { chunk, tally, sim_runs }
+    }
+
+    /// One trial of a point: its outcome, and whether the simulator had to run for it.
+    fn trial(&mut self, point: usize, prng: &mut Prng) -> (Outcome, bool) {
+        let pause_ms = sample_pause(prng, self.median_ms, self.sigma);
+        match self.memo[point].get(&pause_ms) {
+            Some(outcome) => (*outcome, false),
+            None => {
+                let outcome = simulate(&mut self.templates[point], pause_ms, self.works_ms[point]);
+                self.memo[point].insert(pause_ms, outcome);
+                (outcome, true)
+            }
+        }
+    }
+}
+
+impl Tally {
+    fn count(&mut self, outcome: Outcome) {
+        self.trials += 1;
+        self.two_holders += u64::from(outcome.two_holders);
+        self.stale_accepted += u64::from(outcome.stale_accepted);
+        self.wasted_ms += outcome.wasted_ms;
+    }
+}
+
+/// The pause stream of a point's chunk. Both fencing modes at one axis value (points `2k`
+/// and `2k + 1`) draw the same pauses (common random numbers), so their difference is the
+/// fence's doing, not the dice's. Chunk 0's stream is the one the run had before it was cut
+/// into chunks, so runs of up to `CHUNK_TRIALS` trials per point kept their numbers.
+fn chunk_prng(seed: u64, point: usize, chunk: u64) -> Prng {
+    let value = (point as u64 / 2) + 1;
+    Prng::new(
+        seed ^ value.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ chunk.wrapping_mul(0xD1B5_4A32_D192_ED03),
+    )
 }
 
 /// One point's fixed settings.
@@ -539,7 +648,9 @@ pub fn fingerprint(points: &[Point]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Axis, Fencing, Params, RenewCheck, Run, Watchdog, sample_pause};
+    use super::{
+        Axis, CHUNK_TRIALS, Chunk, Done, Fencing, Params, RenewCheck, Run, Watchdog, sample_pause,
+    };
 
     #[test]
     fn the_pause_sampler_has_the_median_and_p99_it_was_asked_for() {
@@ -616,6 +727,30 @@ mod tests {
         assert_eq!(whole.points(), sliced.points());
         let other = finish(Run::new(Params { seed: 8, ..params(800) }).unwrap());
         assert_ne!(whole.points(), other.points());
+    }
+
+    #[test]
+    fn chunks_in_any_order_on_any_number_of_runners_add_up_to_the_run_in_order() {
+        // Three chunks per point: the last one short.
+        let trials = 2 * CHUNK_TRIALS + 345;
+        let p = Params { values: vec![2_000, 30_000], ..params(trials) };
+        let in_order = finish(Run::new(p.clone()).unwrap());
+        let mut shared = Run::new(p.clone()).unwrap();
+        let chunks = shared.chunks();
+        assert_eq!(chunks.len(), 4 * 3);
+        // Three runners, each with its own memo, taking the chunks backwards and in turn.
+        let mut runners = [shared.trials(), shared.trials(), shared.trials()];
+        let results: Vec<Done> =
+            chunks.iter().rev().enumerate().map(|(k, chunk)| runners[k % 3].run(*chunk)).collect();
+        for done in &results {
+            shared.add(done);
+        }
+        assert_eq!(in_order.points(), shared.points());
+        assert!(shared.is_done());
+        // Later chunks draw other pauses than the first: the streams are not one repeated.
+        let first = &results.iter().find(|d| d.chunk == Chunk { point: 0, index: 0 }).unwrap();
+        let second = &results.iter().find(|d| d.chunk == Chunk { point: 0, index: 1 }).unwrap();
+        assert_ne!(first.tally, second.tally);
     }
 
     #[test]

@@ -115,6 +115,17 @@ mod cli {
         /// The seed of the trials' pauses.
         #[arg(long, value_name = "N", value_parser = number("--seed"))]
         seed: Option<u64>,
+        /// Threads to run the trials on (default: every core). The table is the same
+        /// whatever the number.
+        #[arg(long, value_name = "N", value_parser = threads)]
+        threads: Option<usize>,
+    }
+
+    fn threads(text: &str) -> Result<usize, String> {
+        match explore::parse_number(text, "--threads")? {
+            0 => Err("--threads: at least 1".to_owned()),
+            n => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        }
     }
 
     /// Comma-separated whole numbers, as one option's value.
@@ -240,8 +251,59 @@ mod cli {
         let watchdog = args.watchdog.unwrap_or_else(|| params.watchdog.word().to_owned());
         params.watchdog = explore::Watchdog::from_word(&watchdog, args.interval)?;
         let mut run = explore::Run::new(params)?;
-        while !run.is_done() {
-            run.advance(u64::MAX, u64::MAX);
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let threads = args.threads.unwrap_or(cores);
+        if threads == 1 {
+            // In order, as the page's main thread runs it.
+            while !run.is_done() {
+                run.advance(u64::MAX, u64::MAX);
+            }
+        } else {
+            // One task per thread, each with its own trial runner (and so its own memo of
+            // outcomes). A task stays on one point while it has chunks left, so a point's
+            // memo lives in one thread, then moves to the point with the most chunks left.
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+            let chunks = run.chunks();
+            let points = chunks.iter().map(|c| c.point + 1).max().unwrap_or(0);
+            let by_point: Vec<Vec<explore::Chunk>> = (0..points)
+                .map(|p| chunks.iter().copied().filter(|c| c.point == p).collect())
+                .collect();
+            let taken = std::sync::Mutex::new(vec![0usize; points]);
+            let results = std::sync::Mutex::new(Vec::with_capacity(chunks.len()));
+            let next_chunk = |current: &mut usize| {
+                // A poisoned lock means another task panicked: keep what it left.
+                let mut taken = taken.lock().unwrap_or_else(|e| e.into_inner());
+                if taken.get(*current).is_none_or(|&t| t >= by_point[*current].len()) {
+                    *current = (0..points)
+                        .filter(|&p| taken[p] < by_point[p].len())
+                        .max_by_key(|&p| (by_point[p].len() - taken[p], std::cmp::Reverse(p)))?;
+                }
+                let chunk = by_point[*current][taken[*current]];
+                taken[*current] += 1;
+                Some(chunk)
+            };
+            pool.scope(|scope| {
+                for task in 0..threads {
+                    let next_chunk = &next_chunk;
+                    let results = &results;
+                    let run = &run;
+                    scope.spawn(move |_| {
+                        let mut trials = run.trials();
+                        let mut current = task % points.max(1);
+                        while let Some(chunk) = next_chunk(&mut current) {
+                            let result = trials.run(chunk);
+                            results.lock().unwrap_or_else(|e| e.into_inner()).push(result);
+                        }
+                    });
+                }
+            });
+            let done = results.into_inner().unwrap_or_else(|e| e.into_inner());
+            for result in &done {
+                run.add(result);
+            }
         }
         println!(
             "{:>8}  {:<9} {:>9} {:>12} {:>12} {:>12}",
@@ -261,7 +323,12 @@ mod cli {
                 t.wasted_ms.checked_div(t.trials).unwrap_or(0)
             );
         }
-        println!("simulator runs: {} (one per distinct pause per point)", run.sim_runs);
+        // How many runs the memo saved depends on how the chunks were shared out, so this goes
+        // to standard error: the table on standard output is the same for any --threads.
+        eprintln!(
+            "simulator runs: {} (one per distinct pause per point and thread), {threads} thread(s)",
+            run.sim_runs
+        );
         Ok(ExitCode::SUCCESS)
     }
 

@@ -187,3 +187,16 @@ fn every_verb_answers_help_and_refuses_unknown_flags() {
     assert_eq!(seed.status.code(), Some(2));
     assert!(stderr(&seed).contains("--trials: expected a whole number"), "{}", stderr(&seed));
 }
+
+#[test]
+fn explore_prints_the_same_table_on_any_number_of_threads() {
+    // Three chunks per point, shared out among threads in whatever order they finish.
+    let args = ["explore", "--trials", "25000", "--values", "2000,30000", "--seed", "9"];
+    let one = fence(&[&args[..], &["--threads", "1"]].concat());
+    let three = fence(&[&args[..], &["--threads", "3"]].concat());
+    assert!(one.status.success() && three.status.success(), "{}", stderr(&three));
+    assert!(stdout(&one).contains("    2000  unfenced      25000"), "{}", stdout(&one));
+    assert_eq!(stdout(&one), stdout(&three));
+    assert!(stderr(&three).contains("3 thread(s)"), "{}", stderr(&three));
+    assert_eq!(fence(&["explore", "--threads", "0"]).status.code(), Some(2));
+}
