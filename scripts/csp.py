@@ -19,6 +19,10 @@ POLICY = [
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
     "connect-src 'self'",
+    # Same-origin workers only: the service worker (sw.js) and the explorer's web workers
+    # (fencing-explore-worker_loader.js). A meta policy cannot name a file without the
+    # host, and the site may be served from any host and sub-path.
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'none'",

@@ -83,6 +83,102 @@ impl Default for Params {
     }
 }
 
+/// The messages between the explorer page and its web workers, as text. The page sends a
+/// worker `params <Params::to_text>` once, then `chunk <point> <index>` for each chunk it
+/// hands it; the worker answers each chunk with `done <Done::to_text>`, or `error <why>`.
+pub mod wire {
+    use super::{Axis, Chunk, Done, Params, Tally, Watchdog, parse_number, parse_numbers};
+
+    impl Params {
+        /// `median=2000;p99=40000;...`: every field, in the words the form uses.
+        pub fn to_text(&self) -> String {
+            let interval_ms = match self.watchdog {
+                Watchdog::On { interval_ms, .. } => interval_ms,
+                Watchdog::Off => 0,
+            };
+            let values: Vec<String> = self.values.iter().map(u64::to_string).collect();
+            format!(
+                "median={};p99={};work={};ttl={};axis={};values={};watchdog={};interval={interval_ms};trials={};seed={}",
+                self.pause_median_ms,
+                self.pause_p99_ms,
+                self.work_ms,
+                self.ttl_ms,
+                self.axis.word(),
+                values.join(","),
+                self.watchdog.word(),
+                self.trials,
+                self.seed
+            )
+        }
+
+        pub fn from_text(text: &str) -> Result<Params, String> {
+            let field = |name: &str| {
+                text.split(';')
+                    .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+                    .ok_or_else(|| format!("the parameters have no {name}"))
+            };
+            Ok(Params {
+                pause_median_ms: parse_number(field("median")?, "median")?,
+                pause_p99_ms: parse_number(field("p99")?, "p99")?,
+                work_ms: parse_number(field("work")?, "work")?,
+                ttl_ms: parse_number(field("ttl")?, "ttl")?,
+                axis: Axis::from_word(field("axis")?)?,
+                values: parse_numbers(field("values")?, "values")?,
+                watchdog: Watchdog::from_word(
+                    field("watchdog")?,
+                    parse_number(field("interval")?, "interval")?,
+                )?,
+                trials: parse_number(field("trials")?, "trials")?,
+                seed: parse_number(field("seed")?, "seed")?,
+            })
+        }
+    }
+
+    impl Chunk {
+        pub fn to_text(self) -> String {
+            format!("{} {}", self.point, self.index)
+        }
+
+        pub fn from_text(text: &str) -> Option<Chunk> {
+            let mut words = text.split(' ');
+            let point = words.next()?.parse().ok()?;
+            let index = words.next()?.parse().ok()?;
+            words.next().is_none().then_some(Chunk { point, index })
+        }
+    }
+
+    impl Done {
+        /// `point index trials two_holders stale_accepted wasted_ms sim_runs`.
+        pub fn to_text(&self) -> String {
+            let t = &self.tally;
+            format!(
+                "{} {} {} {} {} {}",
+                self.chunk.to_text(),
+                t.trials,
+                t.two_holders,
+                t.stale_accepted,
+                t.wasted_ms,
+                self.sim_runs
+            )
+        }
+
+        pub fn from_text(text: &str) -> Option<Done> {
+            let numbers: Vec<u64> =
+                text.split(' ').map(str::parse).collect::<Result<_, _>>().ok()?;
+            let &[point, index, trials, two_holders, stale_accepted, wasted_ms, sim_runs] =
+                numbers.as_slice()
+            else {
+                return None;
+            };
+            Some(Done {
+                chunk: Chunk { point: usize::try_from(point).ok()?, index },
+                tally: Tally { trials, two_holders, stale_accepted, wasted_ms },
+                sim_runs,
+            })
+        }
+    }
+}
+
 /// A whole number typed into the form or given on the command line; `what` names it.
 pub fn parse_number(text: &str, what: &str) -> Result<u64, String> {
     text.trim()
@@ -369,6 +465,49 @@ impl Run {
     }
 }
 
+/// Hands a run's chunks out to several runners (threads, web workers): each runner stays on
+/// one point while it has chunks left, so that point's memo of outcomes stays with one
+/// runner, then moves to the point with the most chunks left. Which runner gets which chunk
+/// changes how many simulations the memos save, never a number of the table.
+#[derive(Clone, Debug)]
+pub struct Dealer {
+    by_point: Vec<Vec<Chunk>>,
+    taken: Vec<usize>,
+}
+
+impl Dealer {
+    pub fn new(chunks: &[Chunk]) -> Dealer {
+        let points = chunks.iter().map(|c| c.point + 1).max().unwrap_or(0);
+        let by_point: Vec<Vec<Chunk>> = (0..points)
+            .map(|p| chunks.iter().copied().filter(|c| c.point == p).collect())
+            .collect();
+        Dealer { taken: vec![0; by_point.len()], by_point }
+    }
+
+    /// Where runner number `runner` starts.
+    pub fn start(&self, runner: usize) -> usize {
+        runner % self.by_point.len().max(1)
+    }
+
+    /// The next chunk for a runner on point `current` (which it may move to another point).
+    pub fn next(&mut self, current: &mut usize) -> Option<Chunk> {
+        let left = |d: &Dealer, p: usize| d.by_point[p].len() - d.taken[p];
+        if self.taken.get(*current).is_none_or(|_| left(self, *current) == 0) {
+            *current = (0..self.by_point.len())
+                .filter(|&p| left(self, p) > 0)
+                .max_by_key(|&p| (left(self, p), std::cmp::Reverse(p)))?;
+        }
+        let chunk = self.by_point[*current][self.taken[*current]];
+        self.taken[*current] += 1;
+        Some(chunk)
+    }
+
+    /// Chunks not handed out yet.
+    pub fn left(&self) -> usize {
+        (0..self.by_point.len()).map(|p| self.by_point[p].len() - self.taken[p]).sum()
+    }
+}
+
 impl Trials {
     /// Runs one chunk's trials.
     pub fn run(&mut self, chunk: Chunk) -> Done {
@@ -649,7 +788,8 @@ pub fn fingerprint(points: &[Point]) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        Axis, CHUNK_TRIALS, Chunk, Done, Fencing, Params, RenewCheck, Run, Watchdog, sample_pause,
+        Axis, CHUNK_TRIALS, Chunk, Dealer, Done, Fencing, Params, RenewCheck, Run, Watchdog,
+        sample_pause,
     };
 
     #[test]
@@ -751,6 +891,48 @@ mod tests {
         let first = &results.iter().find(|d| d.chunk == Chunk { point: 0, index: 0 }).unwrap();
         let second = &results.iter().find(|d| d.chunk == Chunk { point: 0, index: 1 }).unwrap();
         assert_ne!(first.tally, second.tally);
+    }
+
+    #[test]
+    fn the_dealer_keeps_runners_on_their_points_and_hands_out_every_chunk_once() {
+        let run =
+            Run::new(Params { values: vec![2_000, 30_000], ..params(3 * CHUNK_TRIALS) }).unwrap();
+        let mut dealer = Dealer::new(&run.chunks());
+        let (mut a, mut b) = (dealer.start(0), dealer.start(1));
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            seen.push((0, dealer.next(&mut a).unwrap()));
+            seen.push((1, dealer.next(&mut b).unwrap()));
+        }
+        // Three chunks each on points 0 and 1, then both move to the points left.
+        assert!(seen.iter().all(|(r, c)| c.point == *r), "{seen:?}");
+        while let Some(chunk) = dealer.next(&mut a).or_else(|| dealer.next(&mut b)) {
+            seen.push((2, chunk));
+        }
+        let mut chunks: Vec<Chunk> = seen.iter().map(|(_, c)| *c).collect();
+        chunks.sort_by_key(|c| (c.point, c.index));
+        assert_eq!(chunks, run.chunks());
+        assert_eq!(dealer.left(), 0);
+    }
+
+    #[test]
+    fn the_workers_messages_carry_parameters_chunks_and_results_whole() {
+        let p = Params {
+            watchdog: Watchdog::On { interval_ms: 7_000, check: RenewCheck::BarePexpire },
+            axis: Axis::WorkMs,
+            ..params(1_234)
+        };
+        assert_eq!(Params::from_text(&p.to_text()), Ok(p.clone()));
+        let mut run = Run::new(p).unwrap();
+        let chunk = run.chunks()[1];
+        assert_eq!(Chunk::from_text(&chunk.to_text()), Some(chunk));
+        let done = run.trials().run(chunk);
+        assert_eq!(Done::from_text(&done.to_text()), Some(done.clone()));
+        run.add(&done);
+        for bad in ["", "1", "1 2 3", "a b", "1 2 3 4 5 6 7 8"] {
+            assert_eq!(Done::from_text(bad), None, "{bad:?}");
+        }
+        assert!(Params::from_text("median=1").unwrap_err().contains("p99"));
     }
 
     #[test]

@@ -266,33 +266,22 @@ mod cli {
                 .num_threads(threads)
                 .build()
                 .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-            let chunks = run.chunks();
-            let points = chunks.iter().map(|c| c.point + 1).max().unwrap_or(0);
-            let by_point: Vec<Vec<explore::Chunk>> = (0..points)
-                .map(|p| chunks.iter().copied().filter(|c| c.point == p).collect())
-                .collect();
-            let taken = std::sync::Mutex::new(vec![0usize; points]);
-            let results = std::sync::Mutex::new(Vec::with_capacity(chunks.len()));
+            let dealer = std::sync::Mutex::new(explore::Dealer::new(&run.chunks()));
+            let results = std::sync::Mutex::new(Vec::new());
+            // A poisoned lock means another task panicked: keep what it left.
             let next_chunk = |current: &mut usize| {
-                // A poisoned lock means another task panicked: keep what it left.
-                let mut taken = taken.lock().unwrap_or_else(|e| e.into_inner());
-                if taken.get(*current).is_none_or(|&t| t >= by_point[*current].len()) {
-                    *current = (0..points)
-                        .filter(|&p| taken[p] < by_point[p].len())
-                        .max_by_key(|&p| (by_point[p].len() - taken[p], std::cmp::Reverse(p)))?;
-                }
-                let chunk = by_point[*current][taken[*current]];
-                taken[*current] += 1;
-                Some(chunk)
+                dealer.lock().unwrap_or_else(|e| e.into_inner()).next(current)
             };
             pool.scope(|scope| {
                 for task in 0..threads {
                     let next_chunk = &next_chunk;
                     let results = &results;
+                    let dealer = &dealer;
                     let run = &run;
                     scope.spawn(move |_| {
                         let mut trials = run.trials();
-                        let mut current = task % points.max(1);
+                        let mut current =
+                            dealer.lock().unwrap_or_else(|e| e.into_inner()).start(task);
                         while let Some(chunk) = next_chunk(&mut current) {
                             let result = trials.run(chunk);
                             results.lock().unwrap_or_else(|e| e.into_inner()).push(result);

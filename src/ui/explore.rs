@@ -11,6 +11,7 @@ use crate::explore::{
     Axis, Fencing, MS_MAX, Params, Point, Run, TRIALS_MAX, Tally, VALUES_MAX, Watchdog,
     parse_number, parse_numbers, percent,
 };
+use crate::ui::explore_pool::{Pool, PoolEvent};
 use crate::ui::i18n::use_i18n;
 
 /// A slice works in chunks until this much time has passed, then yields to the browser, so
@@ -19,6 +20,8 @@ use crate::ui::i18n::use_i18n;
 const SLICE_BUDGET_MS: f64 = 20.0;
 const CHUNK_TRIALS: u64 = 2_000;
 const CHUNK_SIM_RUNS: u64 = 8;
+/// How often results from the workers are drawn.
+const REDRAW_MS: f64 = 100.0;
 
 fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -38,6 +41,16 @@ struct Form {
     interval: String,
     trials: String,
     seed: String,
+    /// Web workers to run the trials on; 0 runs them on the page's own thread.
+    workers: String,
+}
+
+/// The cores the browser reports (at least 1): the default number of workers.
+fn cores() -> usize {
+    web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .filter(|n| n.is_finite() && *n >= 1.0)
+        .map_or(1, |n| n as usize)
 }
 
 /// The interval shown while the watchdog is off (it is used once it is switched on).
@@ -63,6 +76,7 @@ impl Default for Form {
             interval: interval_ms.to_string(),
             trials: p.trials.to_string(),
             seed: p.seed.to_string(),
+            workers: cores().to_string(),
         }
     }
 }
@@ -98,6 +112,22 @@ pub(crate) fn ExplorePage() -> Html {
     let progress = use_state(|| (0u64, 0u64));
     let snapshot = use_state(Vec::<Point>::new);
     let cancelled = use_mut_ref(|| false);
+    let pool: Rc<RefCell<Option<Pool>>> = use_mut_ref(|| None);
+    // Workers running now (0 when the page runs the trials itself, or none run).
+    let live = use_state(|| 0usize);
+    // Why this run is on the page's thread although workers were asked for.
+    let fallback = use_state(|| false);
+    {
+        // Leaving the page stops the workers.
+        let pool = pool.clone();
+        use_effect_with((), move |_| {
+            move || {
+                if let Some(pool) = pool.borrow_mut().take() {
+                    pool.stop();
+                }
+            }
+        });
+    }
 
     {
         let run = run.clone();
@@ -161,23 +191,71 @@ pub(crate) fn ExplorePage() -> Html {
         let generation = generation.clone();
         let running = running.clone();
         let cancelled = cancelled.clone();
+        let pool = pool.clone();
+        let live = live.clone();
+        let fallback = fallback.clone();
+        let progress = progress.clone();
+        let snapshot = snapshot.clone();
+        let m = m.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            match form.params().and_then(Run::new) {
-                Ok(new_run) => {
-                    *run.borrow_mut() = Some(new_run);
-                    *cancelled.borrow_mut() = false;
-                    error.set(None);
-                    running.set(true);
-                    generation.set(*generation + 1);
-                }
-                Err(message) => error.set(Some(message)),
+            if let Some(old) = pool.borrow_mut().take() {
+                old.stop();
             }
+            let workers = parse_number(&form.workers, "workers");
+            let new_run = match form.params().and_then(Run::new) {
+                Ok(new_run) => new_run,
+                Err(message) => return error.set(Some(message)),
+            };
+            let workers = match workers {
+                Ok(n) => usize::try_from(n).unwrap_or(usize::MAX),
+                Err(message) => return error.set(Some(message)),
+            };
+            *cancelled.borrow_mut() = false;
+            error.set(None);
+            running.set(true);
+            fallback.set(false);
+            progress.set(new_run.progress());
+            snapshot.set(new_run.points().to_vec());
+            if workers > 0 {
+                let screen = Screen {
+                    running: running.clone(),
+                    progress: progress.clone(),
+                    snapshot: snapshot.clone(),
+                    error: error.clone(),
+                    live: live.clone(),
+                    m: m.clone(),
+                };
+                let on_event = pool_events(run.clone(), pool.clone(), screen);
+                match Pool::start(workers, &new_run, on_event) {
+                    Ok(started) => {
+                        live.set(started.live());
+                        *run.borrow_mut() = Some(new_run);
+                        *pool.borrow_mut() = Some(started);
+                        return;
+                    }
+                    // A strict policy or an old browser: the page runs the trials itself.
+                    Err(_) => fallback.set(true),
+                }
+            }
+            live.set(0);
+            *run.borrow_mut() = Some(new_run);
+            generation.set(*generation + 1);
         })
     };
     let on_cancel = {
         let cancelled = cancelled.clone();
-        Callback::from(move |_| *cancelled.borrow_mut() = true)
+        let pool = pool.clone();
+        let live = live.clone();
+        let running = running.clone();
+        Callback::from(move |_| {
+            *cancelled.borrow_mut() = true;
+            if let Some(pool) = pool.borrow_mut().take() {
+                pool.stop();
+                live.set(0);
+                running.set(false);
+            }
+        })
     };
     let field = |label: String, value: &str, test_id: &'static str, set: fn(&mut Form, String)| {
         let form = form.clone();
@@ -221,7 +299,7 @@ pub(crate) fn ExplorePage() -> Html {
     };
     let percent = (done * 100).checked_div(total).unwrap_or(0);
     html! {
-        <div class="explore" data-testid="explore">
+        <div class="explore" data-testid="explore" data-workers={live.to_string()}>
             <h1>{ m.lab("explore.title") }</h1>
             <p class="lede">{ m.lab("explore.lede") }</p>
             <form class="panel explore-form" onsubmit={on_run}>
@@ -247,6 +325,8 @@ pub(crate) fn ExplorePage() -> Html {
                 { field(m.lab("explore.interval"), &form.interval, "explore-interval", |f, v| f.interval = v) }
                 { field(m.lab("explore.trials"), &form.trials, "explore-trials", |f, v| f.trials = v) }
                 { field(m.lab("explore.seed"), &form.seed, "explore-seed", |f, v| f.seed = v) }
+                { field(m.lab("explore.workers"), &form.workers, "explore-workers", |f, v| f.workers = v) }
+                <p class="note">{ m.labf("explore.workers_help", &[("n", &cores().to_string())]) }</p>
                 <p class="note">{ m.labf("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
                 <div class="editor-bar">
                     <button class="primary" type="submit" data-testid="explore-run" disabled={*running}>{ m.lab("explore.run") }</button>
@@ -254,6 +334,9 @@ pub(crate) fn ExplorePage() -> Html {
                 </div>
                 if let Some(message) = &*error {
                     <p class="field-error" role="alert" data-testid="explore-error">{ message }</p>
+                }
+                if *fallback {
+                    <p class="note" data-testid="explore-fallback">{ m.lab("explore.fallback") }</p>
                 }
             </form>
             if total > 0 {
@@ -269,6 +352,56 @@ pub(crate) fn ExplorePage() -> Html {
             <p class="note">{ m.lab("explore.model") }</p>
         </div>
     }
+}
+
+/// The page's state a run updates as results come in.
+struct Screen {
+    running: UseStateHandle<bool>,
+    progress: UseStateHandle<(u64, u64)>,
+    snapshot: UseStateHandle<Vec<Point>>,
+    error: UseStateHandle<Option<String>>,
+    live: UseStateHandle<usize>,
+    m: Rc<crate::i18n::Messages>,
+}
+
+/// What the page does with the pool's news: add each chunk's result to the run and show it;
+/// when the run is complete, or a worker failed, stop the pool.
+fn pool_events(
+    run: Rc<RefCell<Option<Run>>>,
+    pool: Rc<RefCell<Option<Pool>>>,
+    screen: Screen,
+) -> Rc<dyn Fn(PoolEvent)> {
+    let Screen { running, progress, snapshot, error, live, m } = screen;
+    // Results come in faster than anyone reads them: the table and chart are redrawn at most
+    // every 100 ms (and at the end), which leaves the cores to the workers.
+    let shown_at = Rc::new(RefCell::new(f64::NEG_INFINITY));
+    Rc::new(move |event| {
+        let finished = match event {
+            PoolEvent::Done(done) => {
+                let mut guard = run.borrow_mut();
+                let Some(r) = guard.as_mut() else { return };
+                r.add(&done);
+                let now = now_ms();
+                if r.is_done() || now - *shown_at.borrow() >= REDRAW_MS {
+                    *shown_at.borrow_mut() = now;
+                    progress.set(r.progress());
+                    snapshot.set(r.points().to_vec());
+                }
+                r.is_done()
+            }
+            PoolEvent::Failed(why) => {
+                error.set(Some(m.labf("explore.worker_failed", &[("why", &why)])));
+                true
+            }
+        };
+        if finished {
+            if let Some(pool) = pool.borrow_mut().take() {
+                pool.stop();
+            }
+            live.set(0);
+            running.set(false);
+        }
+    })
 }
 
 #[derive(PartialEq, Properties)]

@@ -9,6 +9,7 @@ mod course;
 mod crash;
 mod embed;
 mod explore;
+mod explore_pool;
 mod handout;
 mod home;
 mod hooks;

@@ -8,6 +8,9 @@ use crate::support::{click, find, find_all, install_packs, mount_at, set_change,
 #[wasm_bindgen_test]
 async fn a_small_run_fills_the_table_and_the_chart() {
     let root = mount_at("#/explore").await;
+    // The test bundle has no worker script: the page runs the trials itself here
+    // (tests/e2e/workers.cjs runs the workers on the built site).
+    set_change(&root, "explore-workers", "0").await;
     set_change(&root, "explore-trials", "300").await;
     set_change(&root, "explore-values", "2000, 30000").await;
     click(&root, "explore-run").await;
@@ -68,6 +71,9 @@ fn the_explorer_gives_the_same_numbers_as_natively() {
 #[wasm_bindgen_test]
 async fn cancel_stops_a_run_part_way() {
     let root = mount_at("#/explore").await;
+    // The test bundle has no worker script: the page runs the trials itself here
+    // (tests/e2e/workers.cjs runs the workers on the built site).
+    set_change(&root, "explore-workers", "0").await;
     set_change(&root, "explore-trials", "1000000").await;
     click(&root, "explore-run").await;
     for _ in 0..5 {
@@ -93,6 +99,9 @@ async fn cancel_stops_a_run_part_way() {
 async fn percentages_use_the_learners_decimal_separator() {
     install_packs();
     let root = mount_at("#/explore?lang=id").await;
+    // The test bundle has no worker script: the page runs the trials itself here
+    // (tests/e2e/workers.cjs runs the workers on the built site).
+    set_change(&root, "explore-workers", "0").await;
     set_change(&root, "explore-trials", "100").await;
     set_change(&root, "explore-values", "2000").await;
     click(&root, "explore-run").await;

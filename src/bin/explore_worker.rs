@@ -1,0 +1,48 @@
+//! The risk explorer's web worker: it says `ready`, receives the run's parameters, then
+//! chunks of trials, and answers each chunk with its tallies (`explore::wire`). It owns only the message
+//! loop; the trials are `explore::Trials`'. Natively it is empty (`fence explore --threads`
+//! runs the same chunks on threads).
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use std::cell::RefCell;
+
+    use fencing_playground::explore::{Chunk, Params, Run, Trials};
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen::prelude::Closure;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    // Invariant: this binary only ever runs as a dedicated worker (explore.html starts it).
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let trials: RefCell<Option<Trials>> = RefCell::new(None);
+    let reply_to = scope.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let text = event.data().as_string().unwrap_or_default();
+        let reply = if let Some(params) = text.strip_prefix("params ") {
+            match Params::from_text(params).and_then(Run::new) {
+                Ok(run) => {
+                    *trials.borrow_mut() = Some(run.trials());
+                    return;
+                }
+                Err(why) => format!("error {why}"),
+            }
+        } else if let Some(chunk) = text.strip_prefix("chunk ").and_then(Chunk::from_text) {
+            match trials.borrow_mut().as_mut() {
+                Some(trials) => format!("done {}", trials.run(chunk).to_text()),
+                None => "error a chunk came before the parameters".to_owned(),
+            }
+        } else {
+            format!("error not a message for the explorer's worker: {text:.40}")
+        };
+        let _ = reply_to.post_message(&reply.into());
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The worker lives as long as its page keeps it; so does its handler.
+    on_message.forget();
+    // Messages that came before the handler (while the wasm loaded) are gone: the page
+    // sends the parameters and the first chunk when it hears this.
+    let _ = scope.post_message(&"ready".into());
+}

@@ -1,0 +1,165 @@
+//! The risk explorer's pool of web workers: it starts them, deals each a chunk at a time
+//! (`explore::Dealer`), passes every result to the page, and stops them all at once. It
+//! computes nothing itself; the workers run `explore::Trials` (src/bin/explore_worker.rs).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::Closure;
+use web_sys::{MessageEvent, Worker};
+
+use crate::explore::{Dealer, Done, Run};
+
+/// The worker's script, next to the page (trunk writes it unhashed: a worker's name is
+/// known at run time).
+const WORKER_URL: &str = "fencing-explore-worker_loader.js";
+
+/// What the pool tells the page.
+pub(crate) enum PoolEvent {
+    /// A chunk's result.
+    Done(Done),
+    /// A worker failed (an error, out of memory, a script that did not load); the pool has
+    /// stopped every worker.
+    Failed(String),
+}
+
+/// Workers running one run's chunks. Dropping the pool does not stop them: `stop` does.
+pub(crate) struct Pool {
+    shared: Rc<RefCell<Shared>>,
+}
+
+struct Shared {
+    workers: Vec<Worker>,
+    dealer: Dealer,
+    /// Each worker's current point.
+    current: Vec<usize>,
+    stopped: bool,
+    // The handlers live as long as the pool.
+    on_message: Vec<Closure<dyn FnMut(MessageEvent)>>,
+    on_error: Vec<Closure<dyn FnMut(JsValue)>>,
+}
+
+impl Pool {
+    /// Starts `n` workers on `run`'s chunks, or says why workers cannot run here (the page
+    /// then runs the trials itself). `on_event` gets every result and any failure.
+    pub(crate) fn start(
+        n: usize,
+        run: &Run,
+        on_event: Rc<dyn Fn(PoolEvent)>,
+    ) -> Result<Pool, String> {
+        let chunks = run.chunks();
+        let dealer = Dealer::new(&chunks);
+        let n = n.clamp(1, chunks.len().max(1));
+        let mut workers = Vec::with_capacity(n);
+        for _ in 0..n {
+            match Worker::new(WORKER_URL) {
+                Ok(worker) => workers.push(worker),
+                Err(e) => {
+                    for worker in &workers {
+                        worker.terminate();
+                    }
+                    return Err(e.as_string().unwrap_or_else(|| format!("{e:?}")));
+                }
+            }
+        }
+        let current = (0..n).map(|k| dealer.start(k)).collect();
+        let shared = Rc::new(RefCell::new(Shared {
+            workers,
+            dealer,
+            current,
+            stopped: false,
+            on_message: Vec::new(),
+            on_error: Vec::new(),
+        }));
+        let params = format!("params {}", run.params().to_text());
+        for k in 0..n {
+            let weak = Rc::downgrade(&shared);
+            let events = on_event.clone();
+            let params = params.clone();
+            let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+                let Some(shared) = weak.upgrade() else { return };
+                let text = e.data().as_string().unwrap_or_default();
+                if text == "ready" {
+                    // The worker's wasm has loaded: now it can hear the run.
+                    let worker = shared.borrow().workers[k].clone();
+                    let _ = worker.post_message(&params.as_str().into());
+                    return deal(&shared, k);
+                }
+                match text.strip_prefix("done ").and_then(Done::from_text) {
+                    Some(done) => {
+                        if shared.borrow().stopped {
+                            return;
+                        }
+                        events(PoolEvent::Done(done));
+                        deal(&shared, k);
+                    }
+                    None => {
+                        let why = text.strip_prefix("error ").unwrap_or(&text).to_owned();
+                        stop_all(&shared);
+                        events(PoolEvent::Failed(why));
+                    }
+                }
+            });
+            let weak = Rc::downgrade(&shared);
+            let events = on_event.clone();
+            // A script that does not load fires a plain `error` Event; an exception in the
+            // worker, an ErrorEvent with a message.
+            let on_error = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+                let Some(shared) = weak.upgrade() else { return };
+                if shared.borrow().stopped {
+                    return;
+                }
+                stop_all(&shared);
+                let why = js_sys::Reflect::get(&e, &"message".into())
+                    .ok()
+                    .and_then(|m| m.as_string())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| "its script did not load".to_owned());
+                events(PoolEvent::Failed(why));
+            });
+            let mut s = shared.borrow_mut();
+            let worker = s.workers[k].clone();
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            s.on_message.push(on_message);
+            s.on_error.push(on_error);
+        }
+        Ok(Pool { shared })
+    }
+
+    /// Stops every worker at once (Cancel, a new run, leaving the page, the run's end).
+    pub(crate) fn stop(&self) {
+        stop_all(&self.shared);
+    }
+
+    /// Workers still running.
+    pub(crate) fn live(&self) -> usize {
+        let s = self.shared.borrow();
+        if s.stopped { 0 } else { s.workers.len() }
+    }
+}
+
+/// Gives worker `k` its next chunk, if any is left.
+fn deal(shared: &Rc<RefCell<Shared>>, k: usize) {
+    let mut s = shared.borrow_mut();
+    if s.stopped {
+        return;
+    }
+    let mut current = s.current[k];
+    let next = s.dealer.next(&mut current);
+    s.current[k] = current;
+    if let Some(chunk) = next {
+        let message = format!("chunk {}", chunk.to_text());
+        let _ = s.workers[k].post_message(&message.as_str().into());
+    }
+}
+
+fn stop_all(shared: &Rc<RefCell<Shared>>) {
+    let mut s = shared.borrow_mut();
+    s.stopped = true;
+    for worker in &s.workers {
+        worker.terminate();
+    }
+}
