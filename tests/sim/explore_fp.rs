@@ -1,7 +1,9 @@
 //! The explorer's numbers for one seed, pinned: the browser test `tests/ui/explore.rs`
 //! pins the same text, so native and wasm agree bit for bit.
 
-use fencing_playground::explore::{Run, fingerprint, maths_fingerprint, pinned_example};
+use fencing_playground::explore::{
+    CHUNK_TRIALS, Params, Run, fingerprint, maths_fingerprint, pinned_example,
+};
 
 #[test]
 fn the_explorer_gives_the_pinned_numbers_for_seed_42() {
@@ -23,3 +25,16 @@ fn the_samplers_maths_give_the_pinned_bits() {
 }
 
 pub(crate) const MATHS: &str = "8c2b6b09f8cdefde";
+
+/// Past the first chunk (each point's second chunk draws from its own stream): the browser
+/// test pins the same text, so the chunked path agrees natively and in wasm too.
+#[test]
+fn the_explorer_gives_the_pinned_numbers_past_the_first_chunk() {
+    let mut run = Run::new(Params { trials: CHUNK_TRIALS + 100, ..pinned_example() }).unwrap();
+    while !run.is_done() {
+        run.advance(1_000, 100);
+    }
+    assert_eq!(fingerprint(run.points()), CHUNKED);
+}
+
+pub(crate) const CHUNKED: &str = "2000/off:10100,6932,4961,0;2000/on:10100,6932,0,4961000;30000/off:10100,195,176,0;30000/on:10100,195,0,176000";

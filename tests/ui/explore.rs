@@ -48,6 +48,20 @@ async fn bad_parameters_get_a_message_not_a_run() {
 }
 
 #[wasm_bindgen_test]
+fn the_explorer_gives_the_same_numbers_past_the_first_chunk() {
+    // tests/sim/explore_fp.rs pins the same text natively.
+    use fencing_playground::explore::{CHUNK_TRIALS, Params, Run, fingerprint, pinned_example};
+    let mut run = Run::new(Params { trials: CHUNK_TRIALS + 100, ..pinned_example() }).unwrap();
+    while !run.is_done() {
+        run.advance(10_000, 10_000);
+    }
+    assert_eq!(
+        fingerprint(run.points()),
+        "2000/off:10100,6932,4961,0;2000/on:10100,6932,0,4961000;30000/off:10100,195,176,0;30000/on:10100,195,0,176000"
+    );
+}
+
+#[wasm_bindgen_test]
 fn the_samplers_maths_give_the_same_bits_as_natively() {
     // tests/sim/explore_fp.rs pins the same value natively.
     let bits = fencing_playground::explore::maths_fingerprint();
