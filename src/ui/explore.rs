@@ -420,6 +420,9 @@ fn percent_text(m: &crate::i18n::Messages, count: u64, trials: u64) -> String {
 fn Table(props: &PointsProps) -> Html {
     let m = use_i18n();
     html! {
+        // On a phone the six columns are wider than the screen: the table scrolls, the page
+        // does not.
+        <div class="explore-table-scroll" tabindex="0" role="region" aria-label={m.lab("explore.table_label")}>
         <table class="panel explore-table" data-testid="explore-table">
             <thead><tr>
                 <th scope="col">{ props.axis.clone() }</th>
@@ -446,6 +449,7 @@ fn Table(props: &PointsProps) -> Html {
                 }) }
             </tbody>
         </table>
+        </div>
     }
 }
 
