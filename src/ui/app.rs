@@ -12,6 +12,7 @@ use crate::route::{Link, Page, Theme, View};
 use crate::ui::home::Home;
 use crate::ui::i18n::{I18n, browser_lang, cached, fetch_pack};
 use crate::ui::lessons::{LessonPage, LessonView};
+use crate::ui::nav::{current_hash, set_hash};
 use crate::ui::not_found::{Invalid, NotFound};
 use crate::ui::player::{CustomScenario, FetchedPlayer, PlayerPage};
 use crate::ui::quiz::QuizPage;
@@ -313,21 +314,5 @@ fn skip_to_main(e: MouseEvent) {
         && let Some(main) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&main)
     {
         let _ = main.focus();
-    }
-}
-
-pub(crate) fn current_hash() -> String {
-    web_sys::window().and_then(|window| window.location().hash().ok()).unwrap_or_default()
-}
-
-/// Navigates within the app. In an embed the move replaces the current history entry, so
-/// the host page's Back button is not filled with the player's steps.
-pub(crate) fn set_hash(hash: &str) {
-    if let Some(window) = web_sys::window() {
-        let location = window.location();
-        let _ = match Link::parse(&current_hash()).embed {
-            true => location.replace(hash),
-            false => location.set_hash(hash),
-        };
     }
 }

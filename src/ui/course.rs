@@ -63,7 +63,7 @@ pub(crate) fn start() {
     if !session.state.quiz.answers.is_empty() {
         crate::ui::embed::deliver(Inbound::RestoreProgress { data: session.state.quiz.to_text() });
     }
-    let here = crate::ui::app::current_hash();
+    let here = crate::ui::nav::current_hash();
     if here.is_empty() || here == "#" {
         let start = session.resume_at.clone().unwrap_or_else(|| match session.config.sco {
             Sco::Quiz { .. } => "#/quiz".to_owned(),
@@ -76,7 +76,7 @@ pub(crate) fn start() {
     apply(calls);
     crate::ui::embed::set_observer(observe);
     EventListener::new(&window, "hashchange", |_| {
-        let hash = crate::ui::app::current_hash();
+        let hash = crate::ui::nav::current_hash();
         with_session(|s| s.on_location(&hash));
     })
     .forget();

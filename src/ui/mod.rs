@@ -15,6 +15,7 @@ mod home;
 mod hooks;
 mod i18n;
 mod lessons;
+mod nav;
 mod not_found;
 pub(crate) mod player;
 mod quiz;

@@ -287,7 +287,7 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
         Callback::from(move |e: MouseEvent| {
             if embed {
                 e.prevent_default();
-                crate::ui::app::set_hash(&href);
+                crate::ui::nav::set_hash(&href);
             }
         })
     };

@@ -225,6 +225,19 @@ const SIM_LAYERS: &[&[&str]] = &[
     &["render"],
 ];
 
+/// The web shell's own layers, the same way (its views navigate through `nav`, never
+/// through the app shell that mounts them).
+const UI_LAYERS: &[&[&str]] = &[
+    &["i18n", "hooks", "nav", "crash", "embed"],
+    &["share", "not_found", "home", "explore_pool"],
+    &["player", "explore"],
+    &["compare", "handout"],
+    &["lessons"],
+    &["quiz", "sandbox"],
+    &["course"],
+    &["app"],
+];
+
 fn layer_of(layers: &[&[&str]], module: &str) -> Option<usize> {
     layers.iter().position(|layer| layer.contains(&module))
 }
@@ -309,6 +322,13 @@ fn layers_import_only_from_below() {
         }
     }
     problems.extend(upward(&sim, SIM_LAYERS, "crate::sim::"));
+    let mut ui = modules_under(&root.join("src/ui"));
+    for (file, _, source) in &mut ui {
+        if !file.contains('/') {
+            *source = source.replace("super::", "crate::ui::");
+        }
+    }
+    problems.extend(upward(&ui, UI_LAYERS, "crate::ui::"));
     assert!(problems.is_empty(), "imports from a higher layer:\n{}", problems.join("\n"));
 }
 

@@ -119,7 +119,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     whatif: Default::default(),
                     ..link.clone()
                 };
-                crate::ui::app::set_hash(&next.to_hash());
+                crate::ui::nav::set_hash(&next.to_hash());
             }
             // Progress belongs to the quiz.
             Inbound::RestoreProgress { .. } => {}
