@@ -144,16 +144,7 @@ impl SqlConsole {
                 self.resume(session.other(), cause, out);
             }
             other => {
-                let work = Work {
-                    statement: std::sync::Arc::new(other),
-                    candidates: None,
-                    next: 0,
-                    count: 0,
-                    rows: Vec::new(),
-                    waited: None,
-                    recheck: None,
-                };
-                self.execute(session, work, None, out);
+                self.execute(session, Work::new(std::sync::Arc::new(other)), None, out);
             }
         }
     }
@@ -186,8 +177,8 @@ impl SqlConsole {
                     self.resume(session.other(), Release::Statement, out);
                 }
             }
-            Step::Blocked(_) => {
-                if self.is_waiting(session.other()) {
+            Step::Blocked(holder) => {
+                if self.is_waiting(holder) {
                     // Both would wait for each other: PostgreSQL's deadlock check (after
                     // deadlock_timeout, 1 s) aborts the later waiter.
                     self.fail(session, &SqlError::plain("deadlock detected"), out);
@@ -195,10 +186,7 @@ impl SqlConsole {
                 }
                 out.push(Output {
                     session,
-                    text: format!(
-                        "(waiting for a row lock held by session {})",
-                        session.other().name()
-                    ),
+                    text: format!("(waiting for a row lock held by session {})", holder.name()),
                     waiting: true,
                 });
                 self.db.state_mut(session).waiting = Some(work);
