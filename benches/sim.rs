@@ -16,7 +16,7 @@ fn main() {
         let (median, n_events) = median_run(&scenario, 201);
         println!("  {:<32} {:>5} events  {:>9.1} us", scenario.id, n_events, micros(median));
         if longest.as_ref().is_none_or(|(_, n, _)| n_events > *n) {
-            longest = Some((scenario.id.clone(), n_events, median));
+            longest = Some((scenario.id.to_string(), n_events, median));
         }
     }
     if let Some((id, n, t)) = longest {

@@ -18,6 +18,7 @@
 //! Prompt ids are `<scenario>#prompt-<n>`, counted from 0.
 
 use crate::json::{Out, Value};
+use crate::sim::scenario::ScenarioId;
 
 pub const PROTOCOL: &str = "fencing-playground";
 pub const VERSION: i64 = 1;
@@ -83,7 +84,7 @@ pub enum Inbound {
     Seek { t_ms: u64 },
     Play,
     Pause,
-    LoadScenario { id: String },
+    LoadScenario { id: ScenarioId },
     RestoreProgress { data: String },
 }
 
@@ -201,7 +202,7 @@ pub fn parse_inbound(text: &str) -> Option<Inbound> {
         "play" => Some(Inbound::Play),
         "pause" => Some(Inbound::Pause),
         "load-scenario" => string("id")
-            .filter(|id| crate::sim::scenario::is_scenario_id(id))
+            .and_then(|id| ScenarioId::parse(&id))
             .map(|id| Inbound::LoadScenario { id }),
         // The text is checked where it is read (`Progress::read`), like stored progress.
         "restore-progress" => string("data").map(|data| Inbound::RestoreProgress { data }),
@@ -395,7 +396,9 @@ mod tests {
         assert_eq!(parse_inbound(&msg(r#""type":"play""#)), Some(Inbound::Play));
         assert_eq!(
             parse_inbound(&msg(r#""type":"load-scenario","id":"clock-jump""#)),
-            Some(Inbound::LoadScenario { id: "clock-jump".into() })
+            Some(Inbound::LoadScenario {
+                id: crate::sim::scenario::ScenarioId::literal("clock-jump")
+            })
         );
         assert_eq!(
             parse_inbound(&msg(r#""type":"restore-progress","data":"{}""#)),

@@ -621,7 +621,7 @@ fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, Strin
     };
     let scenario = Scenario {
         format: 1,
-        id: "explore-trial".to_owned(),
+        id: crate::sim::scenario::ScenarioId::literal("explore-trial"),
         title: "Explorer trial".to_owned(),
         chapter: "Explorer".to_owned(),
         summary: String::new(),

@@ -7,7 +7,7 @@
 //! [`View::Invalid`] with a message for the learner. Pure; the shell reads the hash.
 
 use crate::lang::Lang;
-use crate::sim::scenario::is_scenario_id;
+use crate::sim::scenario::ScenarioId;
 use crate::whatif::WhatIf;
 
 /// The link format this build writes and reads.
@@ -89,18 +89,18 @@ pub enum View {
     #[default]
     Home,
     /// `#/s/<id>`: a built-in scenario.
-    Scenario { id: String },
+    Scenario { id: ScenarioId },
     /// `#/s?sj=<base64url JSON>` or `#/s?sz=<base64url deflate-raw JSON>`: a scenario
     /// carried in the link itself.
     Custom { payload: Payload },
     /// `#/compare/<id>`
-    Compare { id: String },
+    Compare { id: ScenarioId },
     /// `#/export/<id>` (with the player's what-if parameters): the run's JSON and Mermaid
     /// downloads, on the lab page so the main page does not carry the exporters.
-    Export { id: String },
+    Export { id: ScenarioId },
     /// `#/handout/<id>` (with the player's what-if parameters): a printable handout, on
     /// the lab page.
-    Handout { id: String },
+    Handout { id: ScenarioId },
     /// `#/quiz`
     Quiz,
     /// `#/sandbox`
@@ -267,10 +267,10 @@ impl Link {
         link.view = match (segments.as_slice(), payload) {
             ([""], None) => View::Home,
             (["s"], Some(payload)) => View::Custom { payload },
-            (["s", id], None) if is_scenario_id(id) => View::Scenario { id: (*id).to_owned() },
-            (["compare", id], None) if is_scenario_id(id) => View::Compare { id: (*id).to_owned() },
-            (["export", id], None) if is_scenario_id(id) => View::Export { id: (*id).to_owned() },
-            (["handout", id], None) if is_scenario_id(id) => View::Handout { id: (*id).to_owned() },
+            (["s", id], None) if let Some(id) = ScenarioId::parse(id) => View::Scenario { id },
+            (["compare", id], None) if let Some(id) = ScenarioId::parse(id) => View::Compare { id },
+            (["export", id], None) if let Some(id) = ScenarioId::parse(id) => View::Export { id },
+            (["handout", id], None) if let Some(id) = ScenarioId::parse(id) => View::Handout { id },
             (["quiz"], None) => View::Quiz,
             // The sandbox reads its own query (a draft, a copy to make): see sandbox::Opening.
             (["sandbox"], _) => View::Sandbox,

@@ -11,7 +11,7 @@ use crate::sim::scenario::Step;
 /// the catalogue lost gc-pause-fenced (a native test keeps it).
 pub fn handoff_workload(n: usize) -> Option<Scenario> {
     let mut scenario = catalogue::find("gc-pause-fenced")?;
-    scenario.id = "handoff-workload".to_owned();
+    scenario.id = crate::sim::scenario::ScenarioId::literal("handoff-workload");
     scenario.faults.clear();
     scenario.narration.clear();
     scenario.expect = None;

@@ -91,12 +91,6 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, LoadError> {
 /// Checks what the JSON shape cannot: names refer to something, sizes stay bounded.
 pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
     let fail = |path: String, message: String| Err(LoadError { path, line: 0, column: 0, message });
-    if !crate::sim::scenario::is_scenario_id(&scenario.id) {
-        return fail(
-            "$.id".into(),
-            "an id is 1 to 64 lower-case letters, digits and dashes".into(),
-        );
-    }
     if scenario.until_ms == 0 || scenario.until_ms > UNTIL_MS_MAX {
         return fail("$.until_ms".into(), format!("expected 1 to {UNTIL_MS_MAX} ms (24 hours)"));
     }

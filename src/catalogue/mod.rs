@@ -3,6 +3,7 @@
 //! Owns the list and its chapters; it must not simulate (callers run `sim::run`).
 
 use crate::sim::Scenario;
+use crate::sim::scenario::ScenarioId;
 
 pub mod builtin;
 pub mod codec;
@@ -13,7 +14,7 @@ pub mod narration;
 /// What the home page shows of one built-in: its card, without the lesson itself.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Entry {
-    pub id: String,
+    pub id: ScenarioId,
     pub title: String,
     pub chapter: String,
     pub goal: String,
@@ -56,7 +57,7 @@ fn entry(node: &crate::json::Node) -> Option<Entry> {
         _ => None,
     };
     Some(Entry {
-        id: text("id")?,
+        id: ScenarioId::parse(&text("id")?)?,
         title: text("title")?,
         chapter: text("chapter")?,
         goal: text("goal")?,

@@ -5,7 +5,7 @@ use super::{
 use crate::embed::Steps;
 use crate::i18n::Lang;
 use crate::sim::prng::Prng;
-use crate::sim::scenario::Guard;
+use crate::sim::scenario::{Guard, ScenarioId};
 use crate::whatif::WhatIf;
 
 fn view(hash: &str) -> View {
@@ -16,10 +16,13 @@ fn view(hash: &str) -> View {
 fn parses_views() {
     assert_eq!(view(""), View::Home);
     assert_eq!(view("#/"), View::Home);
-    assert_eq!(view("#/s/gc-pause-fenced"), View::Scenario { id: "gc-pause-fenced".into() });
-    assert_eq!(view("#/compare/a-b"), View::Compare { id: "a-b".into() });
-    assert_eq!(view("#/export/a-b"), View::Export { id: "a-b".into() });
-    assert_eq!(view("#/handout/a-b"), View::Handout { id: "a-b".into() });
+    assert_eq!(
+        view("#/s/gc-pause-fenced"),
+        View::Scenario { id: ScenarioId::literal("gc-pause-fenced") }
+    );
+    assert_eq!(view("#/compare/a-b"), View::Compare { id: ScenarioId::literal("a-b") });
+    assert_eq!(view("#/export/a-b"), View::Export { id: ScenarioId::literal("a-b") });
+    assert_eq!(view("#/handout/a-b"), View::Handout { id: ScenarioId::literal("a-b") });
     assert_eq!(view("#/quiz"), View::Quiz);
     assert_eq!(view("#/sandbox"), View::Sandbox);
     assert_eq!(view("#/explore"), View::Explore);
@@ -68,9 +71,12 @@ fn links_round_trip() {
         Link::to(View::Home),
         Link::to(View::Quiz),
         Link { question: Some(4), ..Link::to(View::Quiz) },
-        Link { t_ms: Some(31_500), ..Link::to(View::Scenario { id: "gc-pause-fenced".into() }) },
         Link {
-            view: View::Scenario { id: "a".into() },
+            t_ms: Some(31_500),
+            ..Link::to(View::Scenario { id: ScenarioId::literal("gc-pause-fenced") })
+        },
+        Link {
+            view: View::Scenario { id: ScenarioId::literal("a") },
             t_ms: Some(0),
             whatif: WhatIf { ttl_ms: Some(20_000), guard: Some(Guard::None), ..WhatIf::default() },
             lang: Some(Lang::Id),
@@ -105,7 +111,7 @@ fn links_round_trip() {
         assert_eq!(Link::parse(&hash), link, "{hash}");
     }
     assert!(Link::to(View::Quiz).to_hash().starts_with("#/quiz"));
-    assert!(Link::to(View::Scenario { id: "a".into() }).to_hash().contains("v=1"));
+    assert!(Link::to(View::Scenario { id: ScenarioId::literal("a") }).to_hash().contains("v=1"));
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub use fields::{
 use crate::catalogue::codec::{self, FAULTS, STEPS};
 use crate::catalogue::load::{self, LoadError};
 use crate::sim::Scenario;
-use crate::sim::scenario::{Anchor, Expected, Fact, Narration, Prompt, WorkerSetup};
+use crate::sim::scenario::{Anchor, Expected, Fact, Narration, Prompt, ScenarioId, WorkerSetup};
 
 /// The editor: text, the scenario it last parsed to, why the last change was refused, and
 /// the way back.
@@ -540,12 +540,13 @@ pub const BLANK: &str = r#"{"format":1,"id":"my-lesson","title":"My lesson","sum
 const BLANK_ID: &str = "my-lesson";
 
 /// A copy's id: the original's with `-copy` (an id is at most 64 characters).
-fn copy_id(id: &str) -> String {
+fn copy_id(id: &ScenarioId) -> ScenarioId {
     if id.ends_with("-copy") {
-        return id.to_owned();
+        return id.clone();
     }
     let stem: String = id.chars().take(64 - "-copy".len()).collect();
-    format!("{}-copy", stem.trim_end_matches('-'))
+    // A valid id's first 59 bytes, without trailing dashes, plus `-copy` is valid again.
+    ScenarioId::parse(&format!("{}-copy", stem.trim_end_matches('-'))).unwrap_or_else(|| id.clone())
 }
 
 /// A starting point for a new step of `kind`, valid as it stands.
@@ -695,7 +696,11 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
         | Action::Confirm(_)
         | Action::ConfirmAll => {}
         Action::SetStory(part, text) => match part {
-            Story::Id => s.id = text.trim().to_owned(),
+            Story::Id => {
+                s.id = ScenarioId::parse(text.trim()).ok_or_else(|| {
+                    refuse("$.id", "an id is 1 to 64 lower-case letters, digits and dashes".into())
+                })?;
+            }
             Story::Title => s.title = text,
             Story::Summary => s.summary = text,
             Story::Goal => s.goal = text,

@@ -7,6 +7,7 @@ use super::{
 };
 use crate::catalogue;
 use crate::sim;
+use crate::sim::scenario::ScenarioId;
 
 fn editor() -> Editor {
     Editor::new(&catalogue::find("gc-pause-fenced").expect("built-in"))
@@ -437,7 +438,8 @@ fn links_and_files_open_what_they_carry() {
     assert_eq!(Opening::of(&zipped), Opening::Deflated { bytes: vec![1, 2, 3], copy: false });
     assert_eq!(Opening::of("#/sandbox?sz=%%%"), Opening::Nothing, "damaged: the drafts open");
     // A player's "Edit a copy" asks for a copy of what it plays.
-    let built_in = copy_hash(&View::Scenario { id: "gc-pause-fenced".into() }).expect("a link");
+    let built_in =
+        copy_hash(&View::Scenario { id: ScenarioId::literal("gc-pause-fenced") }).expect("a link");
     assert_eq!(Opening::of(&built_in), Opening::Builtin("gc-pause-fenced".into()));
     let custom =
         copy_hash(&View::Custom { payload: Payload::Deflated(vec![9, 8]) }).expect("a link");

@@ -9,7 +9,7 @@
 pub struct Scenario {
     /// The file format version; this build reads 1.
     pub format: u32,
-    pub id: String,
+    pub id: ScenarioId,
     pub title: String,
     pub chapter: String,
     pub summary: String,
@@ -505,9 +505,63 @@ pub enum CrashKind {
     Power,
 }
 
-/// Scenario ids are lower-case words joined by `-`, at most 64 bytes: an id names a file,
-/// a link and a lesson, so the scenario module owns the rule and links, files and embeds
-/// ask it.
+/// A scenario's id: lower-case words joined by `-`, at most 64 bytes. An id names a
+/// file, a link and a lesson, so the scenario module owns the rule, and only
+/// [`ScenarioId::parse`] makes one: a value of this type is always a valid id.
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+pub struct ScenarioId(String);
+
+impl ScenarioId {
+    /// The id `text` spells, if it follows the rule.
+    pub fn parse(text: &str) -> Option<ScenarioId> {
+        is_scenario_id(text).then(|| ScenarioId(text.to_owned()))
+    }
+
+    /// An id written in the program itself (the explorer's trial, the benchmark's
+    /// workload). A text that broke the rule would become `untitled` rather than panic;
+    /// the tests that run those scenarios check their ids.
+    pub fn literal(text: &'static str) -> ScenarioId {
+        ScenarioId::parse(text).unwrap_or_else(|| ScenarioId("untitled".to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for ScenarioId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for ScenarioId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for ScenarioId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<String> for ScenarioId {
+    fn eq(&self, other: &String) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for ScenarioId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+/// Whether `id` follows the id rule (what [`ScenarioId::parse`] accepts).
 pub fn is_scenario_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64

@@ -134,7 +134,7 @@ impl Pages for LabPages {
                     View::Export { .. } => LessonView::Export,
                     _ => LessonView::Handout,
                 };
-                html! { <LessonPage key={format!("{}{id}", view as u8)} id={id.clone()} link={link.clone()} {view} /> }
+                html! { <LessonPage key={format!("{}{id}", view as u8)} id={id.to_string()} link={link.clone()} {view} /> }
             }
             View::Compare { id } | View::Export { id } | View::Handout { id } => {
                 html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> }

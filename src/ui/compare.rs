@@ -103,7 +103,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
         }
     });
     html! {
-        <section class="compare" data-testid="compare" data-id={props.scenario.id.clone()}>
+        <section class="compare" data-testid="compare" data-id={props.scenario.id.to_string()}>
             <h1>{ m.labf("compare.title", &[("title", &m.content(&format!("s.{}.title", props.scenario.id), &props.scenario.title))]) }</h1>
             <p>{ m.lab("compare.lede") }</p>
             <table class="compare-table" data-testid="compare-table">

@@ -15,6 +15,7 @@ use crate::embed::{Inbound, Outbound};
 use crate::progress::{Progress, Stored};
 use crate::route::{Link, View};
 use crate::scorm::{Call, Config, Sco, Session};
+use crate::sim::scenario::ScenarioId;
 use crate::ui::i18n::use_i18n;
 
 struct Live {
@@ -205,7 +206,8 @@ pub(crate) fn ChapterHome() -> Html {
                     let title = entry.map_or(id.clone(), |e| m.content(&format!("s.{id}.title"), &e.title));
                     let name = crate::player::setup_title(&title).to_owned();
                     let goal = entry.map_or(String::new(), |e| m.content(&format!("s.{id}.goal"), &e.goal));
-                    let href = Link::to(View::Scenario { id: id.clone() }).to_hash();
+                    let href = ScenarioId::parse(id)
+                        .map_or_else(|| "#/".to_owned(), |id| Link::to(View::Scenario { id }).to_hash());
                     // The home page's card, with whether it was seen to its end as its badge.
                     html! {
                         <li class="card" data-testid="chapter-scenario" data-id={id.clone()} data-done={seen.to_string()}>

@@ -70,7 +70,7 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
     });
     let back = Link { view: crate::route::View::Scenario { id: id.clone() }, ..props.link.clone() };
     html! {
-        <article class="handout" data-testid="handout" data-id={id.clone()}>
+        <article class="handout" data-testid="handout" data-id={id.to_string()}>
             <p class="no-print">
                 <button onclick={print} data-testid="handout-print">{ m.lab("handout.print") }</button>
                 { " " }<a href={format!("{}{}", crate::route::Page::Main.path(), back.to_hash())}>{ m.lab("handout.back") }</a>

@@ -29,7 +29,7 @@ pub(crate) fn Home() -> Html {
                         { for scenarios.iter().filter(|s| s.chapter == *chapter).map(|s| {
                             let href = Link::to(View::Scenario { id: s.id.clone() }).to_hash();
                             html! {
-                                <li class="card" data-testid="scenario-card" data-id={s.id.clone()}>
+                                <li class="card" data-testid="scenario-card" data-id={s.id.to_string()}>
                                     <a href={href}>
                                         <h3>{ m.content(&format!("s.{}.title", s.id), &s.title) }</h3>
                                         <p>{ m.content(&format!("s.{}.goal", s.id), &s.goal) }</p>

@@ -18,7 +18,11 @@ fn every_builtin_parses_and_runs() {
     }
     assert_eq!(catalogue::all().len(), FILES.len());
     for (old, new) in catalogue::RENAMED {
-        assert_eq!(catalogue::find(old).map(|s| s.id), Some((*new).to_owned()), "{old}");
+        assert_eq!(
+            catalogue::find(old).map(|s| s.id.to_string()),
+            Some((*new).to_owned()),
+            "{old}"
+        );
     }
     assert_eq!(catalogue::find("no-such-lesson"), None);
 }

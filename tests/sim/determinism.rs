@@ -2,7 +2,9 @@
 
 use fencing_playground::catalogue;
 use fencing_playground::sim::prng::Prng;
-use fencing_playground::sim::scenario::{AcquireHow, Fault, Guard, Step, TokenSource, WriteHow};
+use fencing_playground::sim::scenario::{
+    AcquireHow, Fault, Guard, ScenarioId, Step, TokenSource, WriteHow,
+};
 use fencing_playground::sim::{self, Scenario};
 
 use crate::support::builtin;
@@ -70,7 +72,7 @@ pub(crate) const GOLDEN_GC_PAUSE_FENCED: &str = "f52bc6a7a187e968";
 fn random_schedule(seed: u64, guard: Guard) -> Scenario {
     let mut prng = Prng::new(seed);
     let mut scenario = builtin("gc-pause-fenced");
-    scenario.id = format!("random-{seed}");
+    scenario.id = ScenarioId::parse(&format!("random-{seed}")).expect("a valid id");
     scenario.seed = seed;
     scenario.until_ms = 300_000;
     scenario.sql.guard = guard;

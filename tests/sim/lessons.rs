@@ -73,7 +73,7 @@ fn a_changed_fact_or_sentence_is_caught() {
 #[test]
 fn no_sentence_names_a_scenario_id_or_the_seed_articles() {
     // Learners never saw the source articles, and ids are for links, not for reading.
-    let ids: Vec<String> = catalogue::all().into_iter().map(|s| s.id).collect();
+    let ids: Vec<String> = catalogue::all().into_iter().map(|s| s.id.to_string()).collect();
     let mut problems = Vec::new();
     let mut texts: Vec<(String, String)> = content_keys().into_iter().collect();
     for lang in [Lang::Id, Lang::Vi] {
@@ -104,7 +104,7 @@ fn prediction_prompts_do_not_give_their_answer_away_by_length_or_place() {
     let mut prompts: Vec<(String, usize, &fencing_playground::sim::scenario::Prompt)> = Vec::new();
     for scenario in &all {
         for (i, prompt) in scenario.prompts.iter().enumerate() {
-            prompts.push((scenario.id.clone(), i, prompt));
+            prompts.push((scenario.id.to_string(), i, prompt));
         }
     }
     assert!(prompts.len() >= 12, "{} prompts", prompts.len());

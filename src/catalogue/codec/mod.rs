@@ -20,8 +20,8 @@ use crate::json::{Node, Out, Value};
 use crate::sim::Scenario;
 use crate::sim::scenario::{
     AcquireHow, AlertRule, Anchor, CrashKind, Expected, Fault, GatewaySetup, Guard, KeyStrategy,
-    Narration, NodeSetup, OnShort, Persistence, Prompt, RedisSetup, ReleaseHow, RenewHow, SqlSetup,
-    StatusCheck, Step, TokenSource, Topology, WorkerSetup, WriteHow,
+    Narration, NodeSetup, OnShort, Persistence, Prompt, RedisSetup, ReleaseHow, RenewHow,
+    ScenarioId, SqlSetup, StatusCheck, Step, TokenSource, Topology, WorkerSetup, WriteHow,
 };
 
 // ----- reading -----
@@ -124,6 +124,13 @@ fn usize_of(node: &Node, path: &str) -> Result<usize, LoadError> {
     usize::try_from(n).map_err(|_| err(node, path, format!("{n} is too large")))
 }
 
+fn id_of(node: &Node, path: &str) -> Result<ScenarioId, LoadError> {
+    let text = string_of(node, path)?;
+    ScenarioId::parse(&text).ok_or_else(|| {
+        err(node, path, "an id is 1 to 64 lower-case letters, digits and dashes".to_owned())
+    })
+}
+
 fn bool_of(node: &Node, path: &str) -> Result<bool, LoadError> {
     match node.value {
         Value::Bool(b) => Ok(b),
@@ -208,7 +215,7 @@ pub fn read_scenario(node: &Node) -> Result<Scenario, LoadError> {
     let format = o.req("format", u32_of)?;
     let scenario = Scenario {
         format,
-        id: o.req("id", string_of)?,
+        id: o.req("id", id_of)?,
         title: o.req("title", string_of)?,
         chapter: o.opt("chapter", string_of)?.unwrap_or_default(),
         summary: o.opt("summary", string_of)?.unwrap_or_default(),

@@ -7,7 +7,7 @@
 //! ties are broken by a sequence number, and all randomness comes from the scenario seed.
 
 use crate::sim::check::Checker;
-use crate::sim::event::{Event, Note};
+use crate::sim::event::Event;
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Effect, Keyspace};
 use crate::sim::scenario::{Fault, RedisSetup, Scenario, TokenSource, Topology, WorkerSetup};
@@ -167,8 +167,6 @@ struct World<'s> {
     closed_spans: Vec<(u8, u64, u64)>,
     /// The worker whose step or watchdog is being applied (the peer of service events).
     acting: Option<u8>,
-    /// The prose of the next event, as a translatable note (taken by `emit`).
-    pending_note: Note,
     /// Fenced writes seen by the alert monitor: when, and whether the fence refused them.
     fenced_writes: Vec<(u64, bool)>,
     alert_firing: bool,
@@ -241,7 +239,6 @@ impl<'s> World<'s> {
             open_spans: vec![None; scenario.workers.len()],
             closed_spans: Vec::new(),
             acting: None,
-            pending_note: Note::default(),
             fenced_writes: Vec::new(),
             alert_firing: false,
         };

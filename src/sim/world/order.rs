@@ -2,6 +2,7 @@
 //! transactions. It never talks to Redis.
 
 use super::World;
+use super::record::Said;
 use super::worker::Rejection;
 use crate::sim::check::{WriteFact, secs};
 use crate::sim::event::{Actor, EventKind};
@@ -97,7 +98,7 @@ impl<'s> World<'s> {
         });
         let rows = u32::from(matched);
         let why = match matched || !self.texts() {
-            true => String::new(),
+            true => Said::default(),
             false => self.rejection_why(w, token, fence_ok, required_status),
         };
         if matched {
@@ -107,14 +108,14 @@ impl<'s> World<'s> {
         if !matched {
             causes.extend(self.last_write_event);
         }
-        let event = self.emit(
+        let event = self.emit_because(
             Actor::Db,
             EventKind::Wrote { token, rows },
             command,
             self.text(|| format!("UPDATE {rows}")),
+            why,
             causes,
         );
-        self.events[event as usize].why = why;
         if matched {
             self.last_write_event = Some(event);
         }
@@ -209,7 +210,7 @@ impl<'s> World<'s> {
         token: Option<i64>,
         fence_ok: bool,
         required_status: Option<&str>,
-    ) -> String {
+    ) -> Said {
         let name = self.name(w);
         let tokens = self.scenario.tokens;
         let row = self.order_row_for(w).clone();
@@ -333,14 +334,14 @@ impl<'s> World<'s> {
         let key = if already_applied { "sim.reread_mine" } else { "sim.reread_other" };
         let why = self
             .say(key, vec![("fence", row.last_fence.to_string()), ("by", row.updated_by.clone())]);
-        let event = self.emit(
+        self.emit_because(
             Actor::Worker(w),
             EventKind::Reread { already_applied, last_fence: row.last_fence },
             command,
             reply,
+            why,
             causes,
         );
-        self.events[event as usize].why = why;
         // The handler's next steps run either way; the event records which case it was.
         self.advance_after(w, 0, false);
     }

@@ -7,13 +7,57 @@ use crate::sim::event::{Actor, Event, EventKind, Note};
 use crate::sim::scenario::{Scenario, Topology};
 use crate::sim::state::{Activity, Belief};
 
+/// What an event says in prose: the English text and the translatable note it comes from.
+/// It goes into the event when the event is recorded, never through the world's state.
+#[derive(Default)]
+pub(super) struct Said {
+    pub(super) text: String,
+    pub(super) note: Note,
+}
+
+impl From<String> for Said {
+    /// Text of the program's own (a command's reply), with no note to translate.
+    fn from(text: String) -> Said {
+        Said { text, note: Note::default() }
+    }
+}
+
 impl<'s> World<'s> {
+    /// Records one event, complete: `reply` is its reply text, or prose from [`Self::say`]
+    /// (which brings the note the UI translates).
     pub(super) fn emit(
         &mut self,
         actor: Actor,
         kind: EventKind,
         command: String,
+        reply: impl Into<Said>,
+        causes: Vec<u32>,
+    ) -> u32 {
+        let Said { text, note } = reply.into();
+        self.record(actor, kind, command, text, Said { text: String::new(), note }, causes)
+    }
+
+    /// Records one event whose prose is its `why` (why a write was refused, why an alert
+    /// changed): the reply stays the server's own.
+    pub(super) fn emit_because(
+        &mut self,
+        actor: Actor,
+        kind: EventKind,
+        command: String,
         reply: String,
+        why: Said,
+        causes: Vec<u32>,
+    ) -> u32 {
+        self.record(actor, kind, command, reply, why, causes)
+    }
+
+    fn record(
+        &mut self,
+        actor: Actor,
+        kind: EventKind,
+        command: String,
+        reply: String,
+        why: Said,
         causes: Vec<u32>,
     ) -> u32 {
         let id = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
@@ -40,9 +84,9 @@ impl<'s> World<'s> {
             _ => None,
         };
         // Text built on a cold path is dropped here; hot paths do not build it at all.
-        let (command, reply) = match self.texts() {
-            true => (command, reply),
-            false => (String::new(), String::new()),
+        let (command, reply, why_text) = match self.texts() {
+            true => (command, reply, why.text),
+            false => (String::new(), String::new(), String::new()),
         };
         self.events.push(Event {
             id,
@@ -51,10 +95,10 @@ impl<'s> World<'s> {
             kind,
             command,
             reply,
-            why: String::new(),
+            why: why_text,
             causes,
             peer,
-            note: std::mem::take(&mut self.pending_note),
+            note: why.note,
         });
         if self.recording == Recording::Frames {
             self.frames.push(self.state.clone());
@@ -78,37 +122,34 @@ impl<'s> World<'s> {
         scenario.workers.get(usize::from(w)).map_or("", |worker| worker.name.as_str())
     }
 
-    /// Sets the prose of the next event and returns its English text.
-    pub(super) fn say(&mut self, key: &'static str, args: Vec<(&'static str, String)>) -> String {
+    /// Prose for an event: its English text and the note it is translated from (nothing
+    /// when events carry no text).
+    pub(super) fn say(&self, key: &'static str, args: Vec<(&'static str, String)>) -> Said {
         if !self.texts() {
-            return String::new();
+            return Said::default();
         }
         let note = Note::new(key, args);
-        let text = note.english();
-        self.pending_note = note;
-        text
+        Said { text: note.english(), note }
     }
 
     pub(super) fn record_findings(&mut self, findings: Vec<Finding>) {
         for finding in findings {
             match finding {
                 Finding::Violation { property, explanation, note, causes } => {
-                    self.pending_note = note;
                     self.emit(
                         Actor::Checker,
                         EventKind::Violation { property, explanation },
                         String::new(),
-                        String::new(),
+                        Said { text: String::new(), note },
                         causes,
                     );
                 }
                 Finding::Warning { kind, explanation, note, causes } => {
-                    self.pending_note = note;
                     self.emit(
                         Actor::Checker,
                         EventKind::Warning { kind, explanation },
                         String::new(),
-                        String::new(),
+                        Said { text: String::new(), note },
                         causes,
                     );
                 }

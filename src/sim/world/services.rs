@@ -2,6 +2,7 @@
 //! store with conditional PUTs. They never see the lock.
 
 use super::World;
+use super::record::Said;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::scenario::KeyStrategy;
 use crate::sim::state::{Charge, StoredObject};
@@ -132,7 +133,7 @@ impl<'s> World<'s> {
             let (reply, deleted) = match mine {
                 Some(i) => {
                     self.state.objects.remove(i);
-                    ("204 No Content".to_owned(), true)
+                    ("204 No Content".to_owned().into(), true)
                 }
                 None => (self.say("sim.skip_object", Vec::new()), false),
             };
@@ -195,7 +196,7 @@ impl<'s> World<'s> {
             ("window", window.clone()),
         ];
         let why = match (changed, firing) {
-            (false, _) => String::new(),
+            (false, _) => Said::default(),
             (true, true) => self.say("sim.alert_firing", args),
             (true, false) => self.say("sim.alert_resolved", args),
         };
@@ -210,7 +211,6 @@ impl<'s> World<'s> {
         let cmp = if firing { ">=" } else { "<" };
         let reply = self.text(|| format!("{off}/{writes} = {pct}% {cmp} {limit}%: {state}"));
         let kind = EventKind::Alert { fenced_off: off, writes, firing, changed };
-        let event = self.emit(Actor::Dlq, kind, command, reply, vec![write_event]);
-        self.events[event as usize].why = why;
+        self.emit_because(Actor::Dlq, kind, command, reply, why, vec![write_event]);
     }
 }

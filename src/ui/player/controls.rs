@@ -204,7 +204,7 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
         <section class="export-page" data-testid="export-page">
             <h1>{ m.labf("export.page", &[("title", &title)]) }</h1>
             <div class="exports" role="group" aria-label={m.lab("export.title")}>
-                <button onclick={svg_download(id.clone())} data-testid="export-svg">{ "SVG" }</button>
+                <button onclick={svg_download(id.to_string())} data-testid="export-svg">{ "SVG" }</button>
                 <button onclick={json} data-testid="export-json" title={m.lab("export.json_trace")}>{ m.lab("export.json_trace") }</button>
                 <button onclick={scenario_file} data-testid="export-scenario" title={m.lab("export.scenario_file")}>{ m.lab("export.scenario_file") }</button>
                 <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>

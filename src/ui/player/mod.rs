@@ -128,7 +128,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     {
         let id = player.original.id.clone();
         use_effect_with((), move |_| {
-            post(&Outbound::Ready { view: ReadyView::Scenario(id) });
+            post(&Outbound::Ready { view: ReadyView::Scenario(id.to_string()) });
             || ()
         });
     }
@@ -154,7 +154,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 post(&Outbound::Step { t_ms, cursor, event, milestone });
             }
             if end {
-                post(&Outbound::Completed { scenario: id.clone() });
+                post(&Outbound::Completed { scenario: id.to_string() });
                 // The learning event goes once per visit: the learner saw the whole run.
                 if !std::mem::replace(&mut *progressed.borrow_mut(), true) {
                     let activity = crate::xapi::Activity {
@@ -251,7 +251,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     Controls::Full => None,
                     Controls::Compact => Some("controls-compact"),
                     Controls::None => Some("controls-none"),
-                 })} data-testid="player" data-id={id.clone()} tabindex="0" {onkeydown}
+                 })} data-testid="player" data-id={id.to_string()} tabindex="0" {onkeydown}
                  aria-label={m.tf("player.label", &[("title", &title)])}>
             <header class="player-head">
                 <h1>{ &title }</h1>

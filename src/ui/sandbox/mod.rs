@@ -584,7 +584,7 @@ fn ScenarioEditor() -> Html {
                     <select data-testid="sandbox-builtin" onchange={on_new}>
                         <option value="" selected=true>{ "…" }</option>
                         <option value="blank">{ m.lab("sandbox.blank") }</option>
-                        { for catalogue::index().iter().map(|b| html! { <option value={b.id.clone()}>{ &b.title }</option> }) }
+                        { for catalogue::index().iter().map(|b| html! { <option value={b.id.to_string()}>{ &b.title }</option> }) }
                     </select>
                 </label>
             </div>
