@@ -94,7 +94,7 @@ async fn a_permalink_restores_scenario_moment_and_parameters() {
 #[wasm_bindgen_test]
 async fn a_compressed_custom_scenario_link_opens_and_a_broken_one_explains() {
     let mut scenario = fencing_playground::catalogue::find("clock-jump").unwrap();
-    scenario.id = "my-clock-jump".into();
+    scenario.id = fencing_playground::sim::scenario::ScenarioId::literal("my-clock-jump");
     scenario.title = "My own clock jump".into();
     let link = fencing_playground::ui::custom_link(&scenario).await;
     let hash = link.to_hash();
