@@ -684,7 +684,7 @@ fn simulate(template: &mut Scenario, pause_ms: u64, work_ms: u64) -> Outcome {
     let accepted_by = |who: Option<usize>| {
         output.events.iter().filter(move |e| match (&e.kind, e.peer) {
             (EventKind::Wrote { rows, .. }, Some(Actor::Worker(w))) => {
-                *rows > 0 && Some(usize::from(w)) == who
+                *rows > 0 && Some(w.index()) == who
             }
             _ => false,
         })

@@ -101,7 +101,7 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
             let (state, at_ms) = state_after(trace, after).map_err(missing)?;
             let n = match node {
                 Some(name) => state.nodes.iter().position(|n| &n.name == name),
-                None => state.primary.map(usize::from).or(Some(0)),
+                None => state.primary.map(crate::sim::NodeId::index).or(Some(0)),
             };
             let node = n.and_then(|n| state.nodes.get(n)).ok_or_else(|| missing("no such node"))?;
             let entry = node.keyspace.peek(key, node.clock_ms(at_ms));

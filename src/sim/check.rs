@@ -5,6 +5,7 @@
 //! compared with the truth the checker sees: the order in which the lock was actually
 //! granted (`lease seq`), which the workers themselves cannot see.
 
+use crate::sim::id::WorkerId;
 use std::collections::BTreeMap;
 
 use crate::sim::event::{Note, Property, WarningKind};
@@ -33,16 +34,16 @@ pub struct Checker {
     accepted_max_token: Option<(i64, u32)>,
     accepted_newest_lease: Option<(u32, u32)>,
     /// Token -> (worker, event) of the first accepted write with it.
-    writer_of_token: TokenIndex<(u8, u32)>,
-    paid_by: Option<(u8, u32)>,
-    charges: Vec<(u8, u32)>,
+    writer_of_token: TokenIndex<(WorkerId, u32)>,
+    paid_by: Option<(WorkerId, u32)>,
+    charges: Vec<(WorkerId, u32)>,
     warned_reset: bool,
-    warned_hung: Vec<u8>,
+    warned_hung: Vec<WorkerId>,
 }
 
 #[derive(Clone, Debug)]
 struct LeaseRecord {
-    worker: u8,
+    worker: WorkerId,
     token: Option<i64>,
     event: u32,
     at_ms: u64,
@@ -86,7 +87,7 @@ impl<V> TokenIndex<V> {
 
 /// What the world tells the checker about an accepted or rejected write.
 pub struct WriteFact<'a> {
-    pub worker: u8,
+    pub worker: WorkerId,
     pub worker_name: &'a str,
     pub lease: Option<u32>,
     pub token: Option<i64>,
@@ -119,7 +120,7 @@ impl Checker {
     }
 
     /// A lease was granted (its token may come later, see [`Checker::on_token`]).
-    pub fn on_grant(&mut self, seq: u32, worker: u8, event: u32, at_ms: u64) {
+    pub fn on_grant(&mut self, seq: u32, worker: WorkerId, event: u32, at_ms: u64) {
         let record = LeaseRecord { worker, token: None, event, at_ms, highest_before: None };
         let index = seq as usize;
         if self.leases.len() <= index {
@@ -141,7 +142,7 @@ impl Checker {
         let Some(record) = self.lease(seq).cloned() else {
             return findings;
         };
-        let who = |w: u8| names.get(usize::from(w)).map_or("?", String::as_str).to_owned();
+        let who = |w: WorkerId| names.get(w.index()).map_or("?", String::as_str).to_owned();
         if let Some(&first) = self.token_owner.get(&token) {
             let Some(other) = self.lease(first) else {
                 return findings;
@@ -215,7 +216,7 @@ impl Checker {
 
     pub fn on_write(&mut self, fact: &WriteFact<'_>, names: &[String]) -> Vec<Finding> {
         let mut findings = Vec::new();
-        let who = |w: u8| names.get(usize::from(w)).map_or("?", String::as_str).to_owned();
+        let who = |w: WorkerId| names.get(w.index()).map_or("?", String::as_str).to_owned();
         if !fact.accepted {
             let reset = fact.lease.and_then(|seq| self.lease(seq)).and_then(|record| {
                 let token = record.token?;
@@ -305,8 +306,8 @@ impl Checker {
     }
 
     /// A real (not replayed) charge was made.
-    pub fn on_charge(&mut self, worker: u8, event: u32, names: &[String]) -> Vec<Finding> {
-        let who = |w: u8| names.get(usize::from(w)).map_or("?", String::as_str).to_owned();
+    pub fn on_charge(&mut self, worker: WorkerId, event: u32, names: &[String]) -> Vec<Finding> {
+        let who = |w: WorkerId| names.get(w.index()).map_or("?", String::as_str).to_owned();
         let mut findings = Vec::new();
         if let Some(&(first, first_event)) = self.charges.first() {
             let note = Note::new(
@@ -326,7 +327,7 @@ impl Checker {
     /// A watchdog renewed the lock while its main thread was hung for `hung_for_ms`.
     pub fn on_renew_while_hung(
         &mut self,
-        worker: u8,
+        worker: WorkerId,
         name: &str,
         hung_for_ms: u64,
         ttl_ms: u64,

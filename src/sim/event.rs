@@ -4,11 +4,13 @@
 //! carries what a learner needs to read it without the world: the command as typed, the
 //! reply, and the events it depends on. It must not carry behaviour.
 
+use crate::sim::id::{NodeId, WorkerId};
+
 /// Who did something: one swimlane each.
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum Actor {
-    Worker(u8),
-    Node(u8),
+    Worker(WorkerId),
+    Node(NodeId),
     /// The token service when it is not Redis (consensus counter or sequence).
     Tokens,
     Db,
@@ -83,7 +85,7 @@ pub enum EventKind {
     GaveUp,
     /// A Redlock attempt on one node.
     NodeLocked {
-        node: u8,
+        node: NodeId,
         ok: bool,
     },
     /// `WAIT` returned.
@@ -109,7 +111,7 @@ pub enum EventKind {
     },
     /// The update waits for another transaction's row lock.
     WriteBlocked {
-        holder: u8,
+        holder: WorkerId,
     },
     /// After a rejection: did my write land earlier, or was I superseded?
     Reread {
@@ -152,7 +154,7 @@ pub enum EventKind {
     ReplyLost,
     /// A request failed because the node was down or unreachable.
     Unreachable {
-        node: u8,
+        node: NodeId,
     },
     Paused {
         until_ms: u64,
@@ -169,7 +171,7 @@ pub enum EventKind {
     },
     /// A replication batch was applied on a replica.
     Replicated {
-        from: u8,
+        from: NodeId,
         n_effects: u32,
     },
     NodeCrashed {
@@ -181,7 +183,7 @@ pub enum EventKind {
     Promoted,
     /// A replica synchronised from a primary and replaced its whole dataset.
     Resynced {
-        from: u8,
+        from: NodeId,
         n_keys: u32,
     },
     ClockJumped {
@@ -198,7 +200,7 @@ pub enum EventKind {
     },
     /// Two or more workers now believe they hold the lock (a fact, not a violation).
     Overlap {
-        workers: Vec<u8>,
+        workers: Vec<WorkerId>,
     },
 }
 

@@ -8,6 +8,7 @@
 
 pub mod check;
 pub mod event;
+pub mod id;
 pub mod prng;
 pub mod redis;
 pub mod render;
@@ -20,6 +21,7 @@ pub mod trace;
 pub mod world;
 
 pub use event::{Actor, Event, EventKind, Property, WarningKind};
+pub use id::{NodeId, WorkerId};
 pub use scenario::Scenario;
 pub use trace::{Summary, Trace};
 

@@ -4,6 +4,7 @@
 //! the rules that change it live in `world`. Everything here is `Clone` so that the trace
 //! can keep one frame per event.
 
+use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::Keyspace;
 use crate::sim::scenario::{Guard, RenewHow, StatusCheck};
 
@@ -12,12 +13,12 @@ pub struct State {
     pub now_ms: u64,
     pub nodes: Vec<NodeState>,
     /// The node clients send lock commands to (replicated topology), if any is up.
-    pub primary: Option<u8>,
+    pub primary: Option<NodeId>,
     /// The consensus counter or sequence value (other token sources).
     pub token_counter: i64,
     pub order: OrderRow,
     /// The worker whose open transaction holds the order row's lock.
-    pub row_lock: Option<u8>,
+    pub row_lock: Option<WorkerId>,
     pub charges: Vec<Charge>,
     pub idempotency_keys: Vec<String>,
     pub objects: Vec<StoredObject>,
@@ -48,7 +49,7 @@ impl NodeState {
 pub enum Role {
     Primary,
     Replica {
-        of: u8,
+        of: NodeId,
     },
     /// An independent Redlock node.
     Peer,
@@ -65,7 +66,7 @@ pub struct OrderRow {
 
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Charge {
-    pub worker: u8,
+    pub worker: WorkerId,
     pub at_ms: u64,
     pub key: Option<String>,
 }
@@ -74,7 +75,7 @@ pub struct Charge {
 pub struct StoredObject {
     pub name: String,
     pub etag: String,
-    pub written_by: u8,
+    pub written_by: WorkerId,
     pub token: Option<i64>,
 }
 

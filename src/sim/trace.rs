@@ -4,6 +4,7 @@
 //! Owns cursor arithmetic (`cursor` = number of events applied, `0..=len`) and the
 //! derived views; it never re-simulates and is never edited after it is built.
 
+use crate::sim::id::WorkerId;
 use std::collections::BTreeMap;
 
 use crate::sim::event::{Actor, Event, EventKind};
@@ -17,7 +18,7 @@ pub struct Trace {
     events: Vec<Event>,
     frames: Vec<State>,
     lanes: BTreeMap<Actor, Vec<u32>>,
-    belief_spans: Vec<(u8, u64, u64)>,
+    belief_spans: Vec<(WorkerId, u64, u64)>,
     truncated: bool,
 }
 
@@ -134,14 +135,11 @@ impl Trace {
     pub fn actor_name(&self, actor: Actor) -> String {
         match actor {
             Actor::Worker(w) => {
-                self.scenario.workers.get(usize::from(w)).map_or("?".to_owned(), |s| s.name.clone())
+                self.scenario.workers.get(w.index()).map_or("?".to_owned(), |s| s.name.clone())
             }
-            Actor::Node(n) => self
-                .scenario
-                .redis
-                .nodes
-                .get(usize::from(n))
-                .map_or("?".to_owned(), |s| s.name.clone()),
+            Actor::Node(n) => {
+                self.scenario.redis.nodes.get(n.index()).map_or("?".to_owned(), |s| s.name.clone())
+            }
             Actor::Tokens => "tokens".to_owned(),
             Actor::Db => "db".to_owned(),
             Actor::Gateway => "gateway".to_owned(),
@@ -152,7 +150,7 @@ impl Trace {
     }
 
     pub fn summary(&self) -> Summary {
-        let name = |w: u8| self.actor_name(Actor::Worker(w));
+        let name = |w: WorkerId| self.actor_name(Actor::Worker(w));
         let mut summary = Summary {
             grants: Vec::new(),
             writes: Vec::new(),
@@ -162,7 +160,7 @@ impl Trace {
             overlaps: Vec::new(),
         };
         // The worker a database write belongs to is the one named in its statement.
-        let mut token_of_lock: BTreeMap<u8, Option<i64>> = BTreeMap::new();
+        let mut token_of_lock: BTreeMap<WorkerId, Option<i64>> = BTreeMap::new();
         for event in &self.events {
             match (&event.kind, event.actor) {
                 (EventKind::Granted { token }, Actor::Worker(w)) => {

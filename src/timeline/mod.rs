@@ -6,10 +6,10 @@
 
 pub mod svg;
 
-use crate::sim::Trace;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::state::Activity;
 use crate::sim::token::token_text;
+use crate::sim::{NodeId, Trace, WorkerId};
 
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Layout {
@@ -118,7 +118,7 @@ pub fn build(trace: &Trace) -> Layout {
         markers: Vec::new(),
     };
     for w in 0..scenario.workers.len() {
-        lanes.push(lane(Actor::Worker(u8::try_from(w).unwrap_or(u8::MAX))));
+        lanes.push(lane(Actor::Worker(WorkerId::at(w))));
     }
     let used =
         |actor: Actor| trace.events().iter().any(|e| e.actor == actor || e.peer == Some(actor));
@@ -126,7 +126,7 @@ pub fn build(trace: &Trace) -> Layout {
         lanes.push(lane(Actor::Tokens));
     }
     for n in 0..scenario.redis.nodes.len() {
-        lanes.push(lane(Actor::Node(u8::try_from(n).unwrap_or(u8::MAX))));
+        lanes.push(lane(Actor::Node(NodeId::at(n))));
     }
     lanes.push(lane(Actor::Db));
     for actor in [Actor::Gateway, Actor::Storage, Actor::Dlq] {
@@ -149,7 +149,7 @@ pub fn build(trace: &Trace) -> Layout {
     for l in &mut lanes {
         match l.actor {
             Actor::Worker(w) => {
-                let w = usize::from(w);
+                let w = w.index();
                 let mut open_activity: Option<(u64, SpanKind, String)> = None;
                 let mut open_belief: Option<(u64, u64, Option<i64>)> = None;
                 for cursor in 0..=n_events {
@@ -198,7 +198,7 @@ pub fn build(trace: &Trace) -> Layout {
                 }
             }
             Actor::Node(n) => {
-                let n = usize::from(n);
+                let n = n.index();
                 let mut open_lock: Option<(u64, String, Option<i64>)> = None;
                 let mut open_down: Option<u64> = None;
                 for cursor in 0..=n_events {
@@ -321,11 +321,11 @@ pub fn span_begun(trace: &Trace, actor: Actor, span: &Span, cursor: usize) -> bo
             *value == token_text(trace.scenario().tokens, state.order.last_fence)
         }
         (SpanKind::Lock { holder, .. }, Actor::Node(n)) => {
-            state.nodes[usize::from(n)].keyspace.raw(lock_key).is_some_and(|e| e.value == *holder)
+            state.nodes[n.index()].keyspace.raw(lock_key).is_some_and(|e| e.value == *holder)
         }
-        (SpanKind::Down, Actor::Node(n)) => !state.nodes[usize::from(n)].up,
+        (SpanKind::Down, Actor::Node(n)) => !state.nodes[n.index()].up,
         (kind, Actor::Worker(w)) => {
-            let ws = &state.workers[usize::from(w)];
+            let ws = &state.workers[w.index()];
             match kind {
                 SpanKind::Belief { .. } => {
                     ws.belief.as_ref().is_some_and(|b| b.since_ms == span.from_ms)
@@ -393,7 +393,7 @@ fn secs(ms: u64) -> String {
 mod tests {
     use super::{SpanKind, build};
     use crate::catalogue;
-    use crate::sim::{self, Actor};
+    use crate::sim::{self, Actor, NodeId, WorkerId};
 
     #[test]
     fn gc_pause_lanes_show_pause_belief_and_lock_lifetimes() {
@@ -440,18 +440,12 @@ mod tests {
             ]
         );
         // Every worker request has an arrow to the service it went to.
-        assert!(
-            layout
-                .arrows
-                .iter()
-                .any(|a| a.from == Actor::Worker(1) && a.to == Actor::Db && a.at_ms == 32_000)
-        );
-        assert!(
-            layout
-                .arrows
-                .iter()
-                .any(|a| a.from == Actor::Worker(0) && a.to == Actor::Node(0) && a.at_ms == 0)
-        );
+        assert!(layout.arrows.iter().any(|a| a.from == Actor::Worker(WorkerId(1))
+            && a.to == Actor::Db
+            && a.at_ms == 32_000));
+        assert!(layout.arrows.iter().any(|a| a.from == Actor::Worker(WorkerId(0))
+            && a.to == Actor::Node(NodeId(0))
+            && a.at_ms == 0));
     }
 
     #[test]
@@ -461,10 +455,10 @@ mod tests {
         let replication = layout
             .arrows
             .iter()
-            .find(|a| a.from == Actor::Node(0) && a.to == Actor::Node(1))
+            .find(|a| a.from == Actor::Node(NodeId(0)) && a.to == Actor::Node(NodeId(1)))
             .unwrap();
         assert_eq!((replication.sent_ms, replication.at_ms), (0, 200));
-        let primary = layout.lanes.iter().find(|l| l.actor == Actor::Node(0)).unwrap();
+        let primary = layout.lanes.iter().find(|l| l.actor == Actor::Node(NodeId(0))).unwrap();
         assert!(primary.spans.iter().any(|s| s.kind == SpanKind::Down && s.from_ms == 2_150));
     }
 }

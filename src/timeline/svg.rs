@@ -132,7 +132,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
     for (i, lane) in layout.lanes.iter().enumerate() {
         let y = TOP + i as f64 * h;
         let owner = match lane.actor {
-            Actor::Worker(w) => holder(&scenario.workers[usize::from(w)].name),
+            Actor::Worker(w) => holder(&scenario.workers[w.index()].name),
             _ => HOLDERS[0],
         };
         // The lane of the step just taken stands out: what changed is there.

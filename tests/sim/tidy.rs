@@ -217,7 +217,7 @@ const LAYERS: &[&[&str]] = &[
 
 /// The model's own layers, the same way.
 const SIM_LAYERS: &[&[&str]] = &[
-    &["prng", "scenario", "redis", "sql"],
+    &["prng", "scenario", "redis", "sql", "id"],
     &["token", "script", "event", "state"],
     &["check"],
     &["world"],

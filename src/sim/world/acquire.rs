@@ -1,8 +1,9 @@
 //! Taking the lock: the acquire script, SET NX PX with a token drawn apart, Redlock, WAIT,
 //! and the lease a grant records. It never writes to the order table.
 
-use super::{Pending, World, decimal, node_id};
+use super::{Pending, World, decimal};
 use crate::sim::event::{Actor, EventKind};
+use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::{Command, Reply, command_text};
 use crate::sim::scenario::{AcquireHow, OnShort, Scenario, Step, TokenSource};
 use crate::sim::script::{self, Script};
@@ -14,7 +15,7 @@ const ROUND_TRIP_MS: u64 = 1;
 
 /// One acquire attempt's parameters: the node asked and the step's own settings.
 struct Attempt {
-    n: u8,
+    n: NodeId,
     ttl_ms: u64,
     retry_every_ms: u64,
     attempts: u32,
@@ -25,7 +26,7 @@ impl<'s> World<'s> {
     /// frame already shows who holds what (a worker whose reply was lost does not know it).
     pub(super) fn take_lease(
         &mut self,
-        w: u8,
+        w: WorkerId,
         ttl_ms: u64,
         token: Option<i64>,
         known: bool,
@@ -34,13 +35,13 @@ impl<'s> World<'s> {
         let seq = self.lease_seq;
         let lease = Lease {
             seq,
-            value: std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value),
+            value: std::rc::Rc::clone(&self.runtime[w.index()].lock_value),
             token,
             ttl_ms,
             granted_by: self.next_event_id(),
         };
         if known {
-            self.state.workers[usize::from(w)].lease = Some(lease);
+            self.state.workers[w.index()].lease = Some(lease);
             let belief = Belief {
                 since_ms: self.state.now_ms,
                 until_ms: self.state.now_ms.saturating_add(ttl_ms),
@@ -48,7 +49,7 @@ impl<'s> World<'s> {
             };
             self.set_belief_quiet(w, Some(belief));
         } else {
-            self.runtime[usize::from(w)].unknown_lease = Some(seq);
+            self.runtime[w.index()].unknown_lease = Some(seq);
         }
         seq
     }
@@ -58,7 +59,7 @@ impl<'s> World<'s> {
     /// and a second believer is an overlap.
     pub(super) fn after_grant(
         &mut self,
-        w: u8,
+        w: WorkerId,
         seq: u32,
         drawn: Option<(i64, Option<i64>)>,
         event: u32,
@@ -72,9 +73,9 @@ impl<'s> World<'s> {
     }
 
     /// Draws the value this acquisition's lock commands carry (see [`lock_value`]).
-    fn new_lock_value(&mut self, w: u8) {
+    fn new_lock_value(&mut self, w: WorkerId) {
         let hex = self.values.hex(6);
-        self.runtime[usize::from(w)].lock_value = lock_value(self.name(w), &hex);
+        self.runtime[w.index()].lock_value = lock_value(self.name(w), &hex);
     }
 
     /// Tells the checker a token was drawn from the source; returns the previous high-water
@@ -98,7 +99,7 @@ impl<'s> World<'s> {
 
     pub(super) fn step_acquire(
         &mut self,
-        w: u8,
+        w: WorkerId,
         how: AcquireHow,
         ttl_ms: u64,
         retry_every_ms: u64,
@@ -107,16 +108,16 @@ impl<'s> World<'s> {
         if self.handle_lost_reply_timeout(w, attempts, 0) {
             return;
         }
-        let rt = &self.runtime[usize::from(w)];
-        if self.state.workers[usize::from(w)].attempt == 1 && rt.pending_step == Pending::Fresh {
+        let rt = &self.runtime[w.index()];
+        if self.state.workers[w.index()].attempt == 1 && rt.pending_step == Pending::Fresh {
             self.new_lock_value(w);
         }
         if how == AcquireHow::Redlock {
-            if self.runtime[usize::from(w)].pending_step == Pending::DrawToken {
+            if self.runtime[w.index()].pending_step == Pending::DrawToken {
                 // Redlock has no token of its own; a source outside Redis is asked after
                 // the grant (the node argument only matters for Redis' INCR).
-                self.runtime[usize::from(w)].pending_step = Pending::Fresh;
-                return self.acquire_draw(w, 0);
+                self.runtime[w.index()].pending_step = Pending::Fresh;
+                return self.acquire_draw(w, NodeId(0));
             }
             self.step_redlock(w, ttl_ms, retry_every_ms, attempts);
             return;
@@ -130,7 +131,7 @@ impl<'s> World<'s> {
         // script or from a consensus store's revision; other sources are drawn apart.
         let atomic_tokens =
             matches!(self.scenario.tokens, TokenSource::RedisIncr | TokenSource::Consensus);
-        let pending = std::mem::take(&mut self.runtime[usize::from(w)].pending_step);
+        let pending = std::mem::take(&mut self.runtime[w.index()].pending_step);
         match (how, pending) {
             (AcquireHow::Script, _) if atomic_tokens => self.acquire_script(w, &attempt),
             (AcquireHow::Script | AcquireHow::SetThenIncr, Pending::DrawToken) => {
@@ -148,10 +149,10 @@ impl<'s> World<'s> {
     }
 
     /// The acquire script: `SET NX PX` and `INCR` in one atomic step.
-    fn acquire_script(&mut self, w: u8, attempt: &Attempt) {
+    fn acquire_script(&mut self, w: WorkerId, attempt: &Attempt) {
         let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
         let scenario: &'s Scenario = self.scenario;
-        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+        let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let value = &*value;
         let lock_key = scenario.redis.lock_key.as_str();
         let fence_key = scenario.redis.fence_key.as_str();
@@ -204,7 +205,7 @@ impl<'s> World<'s> {
                 self.advance_after(w, 0, false);
             }
             Reply::Error(_) => {
-                let node = &self.state.nodes[usize::from(n)];
+                let node = &self.state.nodes[n.index()];
                 let lock_set = node
                     .keyspace
                     .peek(lock_key, node.clock_ms(self.state.now_ms))
@@ -242,19 +243,19 @@ impl<'s> World<'s> {
     /// outside Redis, or the second half of incr-then-set (with the token already `drawn`).
     fn acquire_set(
         &mut self,
-        w: u8,
+        w: WorkerId,
         how: AcquireHow,
         attempt: &Attempt,
         drawn: Option<(i64, Option<i64>)>,
     ) {
         let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
         let scenario: &'s Scenario = self.scenario;
-        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+        let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let value = &*value;
         let lock_key = scenario.redis.lock_key.as_str();
         let mut ttl_digits = [0u8; 20];
         let ttl_text = decimal(ttl_ms, &mut ttl_digits);
-        let now_node = self.state.nodes[usize::from(n)].clock_ms(self.state.now_ms);
+        let now_node = self.state.nodes[n.index()].clock_ms(self.state.now_ms);
         let deadline = now_node.saturating_add(i64::try_from(ttl_ms).unwrap_or(i64::MAX));
         let reply = self.redis_exec(n, &script::set_nx_px(lock_key, value, deadline));
         let command = self.text(|| command_text(&["SET", lock_key, value, "NX", "PX", ttl_text]));
@@ -277,7 +278,7 @@ impl<'s> World<'s> {
             self.emit(Actor::Worker(w), kind, command, self.text(|| reply.to_inline()), Vec::new());
         self.after_grant(w, seq, drawn, event);
         if draws_later {
-            self.runtime[usize::from(w)].pending_step = Pending::DrawToken;
+            self.runtime[w.index()].pending_step = Pending::DrawToken;
             let at_ms = self.state.now_ms.saturating_add(ROUND_TRIP_MS);
             self.schedule_step(w, at_ms, false);
         } else {
@@ -286,7 +287,7 @@ impl<'s> World<'s> {
     }
 
     /// The token, drawn after the lock by a second request (`INCR` or another source).
-    fn acquire_draw(&mut self, w: u8, n: u8) {
+    fn acquire_draw(&mut self, w: WorkerId, n: NodeId) {
         let redis_tokens = self.scenario.tokens == TokenSource::RedisIncr;
         let fence_key = self.scenario.redis.fence_key.as_str();
         let (token, command, reply_text) = if redis_tokens {
@@ -309,14 +310,14 @@ impl<'s> World<'s> {
             self.emit(actor, EventKind::AcquireFailed, command, reply_text, Vec::new());
             return self.finish(w, "sim.no_token");
         };
-        let seq = self.state.workers[usize::from(w)].lease.as_ref().map(|l| l.seq);
+        let seq = self.state.workers[w.index()].lease.as_ref().map(|l| l.seq);
         self.emit(actor, EventKind::TokenDrawn { token }, command, reply_text, Vec::new());
         if let Some(seq) = seq {
             let reset = self.note_draw(token);
             let findings = self.checker.on_token(seq, token, reset, &self.names);
             self.record_findings(findings);
         }
-        let ws = &mut self.state.workers[usize::from(w)];
+        let ws = &mut self.state.workers[w.index()];
         if let Some(lease) = ws.lease.as_mut() {
             lease.token = Some(token);
         }
@@ -327,7 +328,7 @@ impl<'s> World<'s> {
     }
 
     /// incr-then-set, first half: `INCR` before the lock is held.
-    fn acquire_incr_first(&mut self, w: u8, n: u8) {
+    fn acquire_incr_first(&mut self, w: WorkerId, n: NodeId) {
         let fence_key = self.scenario.redis.fence_key.as_str();
         let reply = self.redis_exec(n, &Command::Incr { key: fence_key.to_owned() });
         let command = self.text(|| command_text(&["INCR", fence_key]));
@@ -349,7 +350,7 @@ impl<'s> World<'s> {
             Vec::new(),
         );
         let reset = self.note_draw(token);
-        self.runtime[usize::from(w)].pending_step = Pending::SetLock { token, reset };
+        self.runtime[w.index()].pending_step = Pending::SetLock { token, reset };
         let at_ms = self.state.now_ms.saturating_add(ROUND_TRIP_MS);
         self.schedule_step(w, at_ms, false);
     }
@@ -362,20 +363,26 @@ impl<'s> World<'s> {
         }
     }
 
-    pub(super) fn step_redlock(&mut self, w: u8, ttl_ms: u64, retry_every_ms: u64, attempts: u32) {
+    pub(super) fn step_redlock(
+        &mut self,
+        w: WorkerId,
+        ttl_ms: u64,
+        retry_every_ms: u64,
+        attempts: u32,
+    ) {
         let now = self.state.now_ms;
         let n_nodes = self.state.nodes.len();
         let (next, start_ms, mut ok_nodes) =
-            match std::mem::take(&mut self.runtime[usize::from(w)].pending_step) {
+            match std::mem::take(&mut self.runtime[w.index()].pending_step) {
                 Pending::Redlock { next, start_ms, ok } => (next, start_ms, ok),
                 _ => (0, now, Vec::new()),
             };
         if next < n_nodes {
-            let n = node_id(next);
+            let n = NodeId::at(next);
             if self.redlock_node(w, n, ttl_ms) {
                 ok_nodes.push(n);
             }
-            self.runtime[usize::from(w)].pending_step =
+            self.runtime[w.index()].pending_step =
                 Pending::Redlock { next: next + 1, start_ms, ok: ok_nodes };
             // Each node is a separate round trip.
             self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), false);
@@ -389,7 +396,7 @@ impl<'s> World<'s> {
         if oks >= majority && elapsed_ms < ttl_ms {
             let validity_ms = ttl_ms - elapsed_ms;
             let seq = self.take_lease(w, validity_ms, None, true);
-            if let Some(belief) = self.state.workers[usize::from(w)].belief.as_mut() {
+            if let Some(belief) = self.state.workers[w.index()].belief.as_mut() {
                 belief.since_ms = start;
                 belief.until_ms = start.saturating_add(validity_ms);
             }
@@ -402,7 +409,7 @@ impl<'s> World<'s> {
             );
             self.after_grant(w, seq, None, event);
             if matches!(self.scenario.tokens, TokenSource::PgSequence | TokenSource::Uuid) {
-                self.runtime[usize::from(w)].pending_step = Pending::DrawToken;
+                self.runtime[w.index()].pending_step = Pending::DrawToken;
                 return self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), false);
             }
             self.advance_after(w, 0, false);
@@ -415,7 +422,7 @@ impl<'s> World<'s> {
                 Vec::new(),
             );
             // Redlock unlocks every node it locked before trying again.
-            let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+            let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
             let lock = [self.scenario.redis.lock_key.clone()];
             for n in ok_nodes {
                 self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&value));
@@ -425,21 +432,21 @@ impl<'s> World<'s> {
     }
 
     /// Redlock: `SET NX PX` on one node; whether it said OK.
-    fn redlock_node(&mut self, w: u8, n: u8, ttl_ms: u64) -> bool {
+    fn redlock_node(&mut self, w: WorkerId, n: NodeId, ttl_ms: u64) -> bool {
         let now = self.state.now_ms;
         let scenario: &'s Scenario = self.scenario;
-        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+        let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let value = &*value;
         let lock_key = scenario.redis.lock_key.as_str();
         let ttl_text = ttl_ms.to_string();
-        let node_name = self.state.nodes[usize::from(n)].name.clone();
+        let node_name = self.state.nodes[n.index()].name.clone();
         let command = self.text(|| {
             format!(
                 "{} @{node_name}",
                 command_text(&["SET", lock_key, value, "NX", "PX", &ttl_text])
             )
         });
-        if !self.state.nodes[usize::from(n)].up || self.partitioned(w, n) {
+        if !self.state.nodes[n.index()].up || self.partitioned(w, n) {
             let text = self.say("sim.unreachable", vec![("node", node_name)]);
             self.emit(
                 Actor::Worker(w),
@@ -450,7 +457,7 @@ impl<'s> World<'s> {
             );
             return false;
         }
-        let now_node = self.state.nodes[usize::from(n)].clock_ms(now);
+        let now_node = self.state.nodes[n.index()].clock_ms(now);
         let deadline = now_node.saturating_add(i64::try_from(ttl_ms).unwrap_or(i64::MAX));
         let reply = self.redis_exec(n, &script::set_nx_px(lock_key, value, deadline));
         let ok = reply == Reply::Ok;
@@ -464,14 +471,19 @@ impl<'s> World<'s> {
         ok
     }
 
-    pub(super) fn step_wait(&mut self, w: u8, replicas: i64, timeout_ms: u64, on_short: OnShort) {
+    pub(super) fn step_wait(
+        &mut self,
+        w: WorkerId,
+        replicas: i64,
+        timeout_ms: u64,
+        on_short: OnShort,
+    ) {
         let now = self.state.now_ms;
         let Some(p) = self.state.primary else {
             return self.unreachable(w, None, 1_000, 1);
         };
-        let target =
-            self.runtime[usize::from(w)].write_offset.max(self.state.nodes[usize::from(p)].offset);
-        match std::mem::take(&mut self.runtime[usize::from(w)].pending_step) {
+        let target = self.runtime[w.index()].write_offset.max(self.state.nodes[p.index()].offset);
+        match std::mem::take(&mut self.runtime[w.index()].pending_step) {
             Pending::Wait { wanted } => {
                 self.wait_returned(w, p, target, wanted, timeout_ms, on_short)
             }
@@ -482,7 +494,7 @@ impl<'s> World<'s> {
                     .replicas_of(p)
                     .iter()
                     .map(|&r| {
-                        if self.state.nodes[usize::from(r)].offset >= target {
+                        if self.state.nodes[r.index()].offset >= target {
                             now
                         } else {
                             now.saturating_add(lag_ms)
@@ -501,7 +513,7 @@ impl<'s> World<'s> {
                     Some(&t) if t <= limit => t,
                     _ => limit,
                 };
-                self.runtime[usize::from(w)].pending_step = Pending::Wait { wanted: replicas };
+                self.runtime[w.index()].pending_step = Pending::Wait { wanted: replicas };
                 self.schedule_step(w, at_ms, false);
             }
         }
@@ -511,8 +523,8 @@ impl<'s> World<'s> {
     /// skips to the release (or ends the worker).
     fn wait_returned(
         &mut self,
-        w: u8,
-        p: u8,
+        w: WorkerId,
+        p: NodeId,
         target: u64,
         wanted: i64,
         timeout_ms: u64,
@@ -522,7 +534,7 @@ impl<'s> World<'s> {
         let acked = self
             .replicas_of(p)
             .iter()
-            .filter(|&&r| self.state.nodes[usize::from(r)].offset >= target)
+            .filter(|&&r| self.state.nodes[r.index()].offset >= target)
             .count();
         let acked = i64::try_from(acked).unwrap_or(i64::MAX);
         let command = format!("WAIT {wanted} {timeout_ms}");
@@ -535,11 +547,11 @@ impl<'s> World<'s> {
         );
         if acked < wanted && on_short == OnShort::GiveUp {
             let steps = self.steps(w);
-            let pc = self.state.workers[usize::from(w)].pc;
+            let pc = self.state.workers[w.index()].pc;
             let release = steps.iter().skip(pc).position(|s| matches!(s, Step::Release { .. }));
             match release {
                 Some(offset) => {
-                    let ws = &mut self.state.workers[usize::from(w)];
+                    let ws = &mut self.state.workers[w.index()];
                     ws.pc += offset;
                     ws.attempt = 1;
                     self.schedule_step(w, now, false);

@@ -2,8 +2,9 @@
 //! crashes and restarts with persistence, expiry, partitions and network delay. It knows
 //! nothing of workers' programs.
 
-use super::{Action, World, node_id};
+use super::{Action, World};
 use crate::sim::event::{Actor, EventKind};
+use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::{Command, Effect, Effects, ExpiryRole, Keyspace, Reply};
 use crate::sim::scenario::{Fault, Persistence};
 use crate::sim::script::Script;
@@ -11,7 +12,7 @@ use crate::sim::state::Role;
 use std::cmp::Reverse;
 
 pub(super) struct Batch {
-    pub(super) from: u8,
+    pub(super) from: NodeId,
     pub(super) incarnation: u32,
     pub(super) offset: u64,
     pub(super) effects: Vec<Effect>,
@@ -29,8 +30,8 @@ pub(super) struct Persisted {
 
 impl<'s> World<'s> {
     /// The global time of the next key deadline on a node that expires keys itself.
-    pub(super) fn next_expiry(&self) -> Option<(u64, u8)> {
-        let mut best: Option<(u64, u8)> = None;
+    pub(super) fn next_expiry(&self) -> Option<(u64, NodeId)> {
+        let mut best: Option<(u64, NodeId)> = None;
         for (i, node) in self.state.nodes.iter().enumerate() {
             if !node.up || matches!(node.role, Role::Replica { .. }) {
                 continue;
@@ -42,30 +43,30 @@ impl<'s> World<'s> {
             let global = deadline.saturating_add(1).saturating_sub(node.clock_offset_ms).max(0);
             let global = u64::try_from(global).unwrap_or(0).max(self.state.now_ms);
             if best.is_none_or(|(t, _)| global < t) {
-                best = Some((global, node_id(i)));
+                best = Some((global, NodeId::at(i)));
             }
         }
         best
     }
 
-    pub(super) fn expire(&mut self, n: u8) {
-        let now_node = self.state.nodes[usize::from(n)].clock_ms(self.state.now_ms);
+    pub(super) fn expire(&mut self, n: NodeId) {
+        let now_node = self.state.nodes[n.index()].clock_ms(self.state.now_ms);
         self.persist_tick(n);
         // Who held each expiring key, for the event's cause (before the keys are gone).
-        let holders: Vec<(String, String)> = self.state.nodes[usize::from(n)]
+        let holders: Vec<(String, String)> = self.state.nodes[n.index()]
             .keyspace
             .iter()
             .filter(|(_, entry)| entry.expire_at_ms.is_some_and(|deadline| now_node > deadline))
             .map(|(key, entry)| (key.clone(), entry.value.clone()))
             .collect();
-        let keys = self.state.nodes[usize::from(n)].keyspace.expire_due(now_node);
+        let keys = self.state.nodes[n.index()].keyspace.expire_due(now_node);
         let mut effects = self.effects_for(n);
         for key in &keys {
             effects.record(|| Effect::Delete { key: key.clone() });
         }
         self.persist_after(n);
         for (key, value) in holders {
-            let node = self.state.nodes[usize::from(n)].name.clone();
+            let node = self.state.nodes[n.index()].name.clone();
             let text = self.say("sim.expired", vec![("key", key.clone()), ("node", node)]);
             let causes = self.grant_of_value(&value).into_iter().collect();
             self.emit(Actor::Node(n), EventKind::Expired { key }, String::new(), text, causes);
@@ -86,7 +87,7 @@ impl<'s> World<'s> {
             .map(|lease| lease.granted_by)
     }
 
-    pub(super) fn redis_exec(&mut self, n: u8, command: &Command) -> Reply {
+    pub(super) fn redis_exec(&mut self, n: NodeId, command: &Command) -> Reply {
         self.on_node(n, |keyspace, now_ms, role, effects| {
             keyspace.exec_into(command, now_ms, role, effects)
         })
@@ -94,7 +95,7 @@ impl<'s> World<'s> {
 
     pub(super) fn redis_script(
         &mut self,
-        n: u8,
+        n: NodeId,
         script: Script,
         keys: &[impl AsRef<str>],
         args: &[impl AsRef<str>],
@@ -108,29 +109,29 @@ impl<'s> World<'s> {
     /// effects replicated (or only counted, see [`World::effects_for`]).
     pub(super) fn on_node(
         &mut self,
-        n: u8,
+        n: NodeId,
         request: impl FnOnce(&mut Keyspace, i64, ExpiryRole, &mut Effects) -> Reply,
     ) -> Reply {
-        let node = &self.state.nodes[usize::from(n)];
+        let node = &self.state.nodes[n.index()];
         let now_node = node.clock_ms(self.state.now_ms);
         let role = expiry_role(node.role);
         self.persist_tick(n);
         let mut effects = self.effects_for(n);
         let reply =
-            request(&mut self.state.nodes[usize::from(n)].keyspace, now_node, role, &mut effects);
+            request(&mut self.state.nodes[n.index()].keyspace, now_node, role, &mut effects);
         self.after_effects(n, effects);
         reply
     }
 
     /// Node `n`'s effects are needed as values only when it is the primary and a live
     /// replica follows it; otherwise they are only counted.
-    pub(super) fn effects_for(&self, n: u8) -> Effects {
+    pub(super) fn effects_for(&self, n: NodeId) -> Effects {
         let replicated = self.state.primary == Some(n)
             && self.state.nodes.iter().any(|node| node.up && node.role == Role::Replica { of: n });
         if replicated { Effects::kept() } else { Effects::counted() }
     }
 
-    pub(super) fn after_effects(&mut self, n: u8, effects: Effects) {
+    pub(super) fn after_effects(&mut self, n: NodeId, effects: Effects) {
         if effects.count() == 0 {
             return;
         }
@@ -141,12 +142,12 @@ impl<'s> World<'s> {
     }
 
     /// Sends one batch (a command's or a whole script's effects) to every replica.
-    pub(super) fn replicate(&mut self, from: u8, effects: Effects) {
+    pub(super) fn replicate(&mut self, from: NodeId, effects: Effects) {
         if effects.count() == 0 {
             return;
         }
-        let replicas: Vec<u8> = self.replicas_of(from);
-        let node = &mut self.state.nodes[usize::from(from)];
+        let replicas: Vec<NodeId> = self.replicas_of(from);
+        let node = &mut self.state.nodes[from.index()];
         node.offset += 1;
         // No replica, no batch to keep: a single node must not accumulate every write's
         // effects for the whole run (it did, and it cost the hand-off benchmark dearly).
@@ -156,7 +157,7 @@ impl<'s> World<'s> {
         let batch = u32::try_from(self.batches.len()).unwrap_or(u32::MAX);
         self.batches.push(Batch {
             from,
-            incarnation: self.persisted[usize::from(from)].incarnation,
+            incarnation: self.persisted[from.index()].incarnation,
             offset: node.offset,
             effects: effects.into_vec(),
         });
@@ -166,23 +167,23 @@ impl<'s> World<'s> {
         }
     }
 
-    pub(super) fn replicas_of(&self, primary: u8) -> Vec<u8> {
+    pub(super) fn replicas_of(&self, primary: NodeId) -> Vec<NodeId> {
         self.state
             .nodes
             .iter()
             .enumerate()
             .filter(|(_, node)| node.up && node.role == Role::Replica { of: primary })
-            .map(|(i, _)| node_id(i))
+            .map(|(i, _)| NodeId::at(i))
             .collect()
     }
 
-    pub(super) fn deliver(&mut self, batch: u32, to: u8) {
+    pub(super) fn deliver(&mut self, batch: u32, to: NodeId) {
         let b = &self.batches[batch as usize];
         let from = b.from;
         // A batch still in the primary's output buffer dies with the primary.
-        let sender_alive = self.state.nodes[usize::from(from)].up
-            && self.persisted[usize::from(from)].incarnation == b.incarnation;
-        let target = &self.state.nodes[usize::from(to)];
+        let sender_alive = self.state.nodes[from.index()].up
+            && self.persisted[from.index()].incarnation == b.incarnation;
+        let target = &self.state.nodes[to.index()];
         if !sender_alive
             || !target.up
             || target.role != (Role::Replica { of: from })
@@ -194,9 +195,9 @@ impl<'s> World<'s> {
         let offset = b.offset;
         self.persist_tick(to);
         for effect in &effects {
-            self.state.nodes[usize::from(to)].keyspace.apply(effect);
+            self.state.nodes[to.index()].keyspace.apply(effect);
         }
-        self.state.nodes[usize::from(to)].offset = offset;
+        self.state.nodes[to.index()].offset = offset;
         self.persist_after(to);
         let summary: Vec<String> = effects.iter().map(effect_text).collect();
         let n_effects = u32::try_from(effects.len()).unwrap_or(u32::MAX);
@@ -209,8 +210,8 @@ impl<'s> World<'s> {
         );
     }
 
-    pub(super) fn promote(&mut self, dead: u8) {
-        if self.state.nodes[usize::from(dead)].up || self.state.primary.is_some() {
+    pub(super) fn promote(&mut self, dead: NodeId) {
+        if self.state.nodes[dead.index()].up || self.state.primary.is_some() {
             return;
         }
         let candidate = self
@@ -220,16 +221,16 @@ impl<'s> World<'s> {
             .enumerate()
             .filter(|(_, node)| node.up && node.role == Role::Replica { of: dead })
             .max_by_key(|(i, node)| (node.offset, Reverse(*i)))
-            .map(|(i, _)| node_id(i));
+            .map(|(i, _)| NodeId::at(i));
         let Some(c) = candidate else { return };
         for node in &mut self.state.nodes {
             if node.role == (Role::Replica { of: dead }) {
                 node.role = Role::Replica { of: c };
             }
         }
-        self.state.nodes[usize::from(c)].role = Role::Primary;
+        self.state.nodes[c.index()].role = Role::Primary;
         self.state.primary = Some(c);
-        let node = self.state.nodes[usize::from(c)].name.clone();
+        let node = self.state.nodes[c.index()].name.clone();
         let text = self.say("sim.promoted", vec![("node", node)]);
         self.emit(
             Actor::Node(c),
@@ -240,24 +241,24 @@ impl<'s> World<'s> {
         );
     }
 
-    pub(super) fn restart(&mut self, n: u8) {
-        if self.state.nodes[usize::from(n)].up {
+    pub(super) fn restart(&mut self, n: NodeId) {
+        if self.state.nodes[n.index()].up {
             return;
         }
-        let now_node = self.state.nodes[usize::from(n)].clock_ms(self.state.now_ms);
-        let mut keyspace = self.persisted[usize::from(n)].restore.clone();
+        let now_node = self.state.nodes[n.index()].clock_ms(self.state.now_ms);
+        let mut keyspace = self.persisted[n.index()].restore.clone();
         // Deadlines are absolute: keys whose time passed while down are not loaded.
         keyspace.expire_due(now_node);
         let n_keys = u32::try_from(keyspace.len()).unwrap_or(u32::MAX);
-        let was_primary = self.state.nodes[usize::from(n)].role == Role::Primary;
+        let was_primary = self.state.nodes[n.index()].role == Role::Primary;
         {
-            let node = &mut self.state.nodes[usize::from(n)];
+            let node = &mut self.state.nodes[n.index()];
             node.up = true;
             node.keyspace = keyspace;
         }
-        let p = &mut self.persisted[usize::from(n)];
+        let p = &mut self.persisted[n.index()];
         p.last_change_ms = Some(self.state.now_ms);
-        p.durable = self.state.nodes[usize::from(n)].keyspace.clone();
+        p.durable = self.state.nodes[n.index()].keyspace.clone();
         p.os = p.durable.clone();
         let text = self.say("sim.restarted", vec![("n", n_keys.to_string())]);
         self.emit(
@@ -276,22 +277,22 @@ impl<'s> World<'s> {
                 }
             }
             Some(p) if p != n => {
-                self.state.nodes[usize::from(n)].role = Role::Replica { of: p };
+                self.state.nodes[n.index()].role = Role::Replica { of: p };
                 self.resync(n, p);
             }
             _ => {}
         }
     }
 
-    pub(super) fn resync(&mut self, replica: u8, from: u8) {
-        let data = self.state.nodes[usize::from(from)].keyspace.clone();
-        let offset = self.state.nodes[usize::from(from)].offset;
+    pub(super) fn resync(&mut self, replica: NodeId, from: NodeId) {
+        let data = self.state.nodes[from.index()].keyspace.clone();
+        let offset = self.state.nodes[from.index()].offset;
         let n_keys = u32::try_from(data.len()).unwrap_or(u32::MAX);
-        let node = &mut self.state.nodes[usize::from(replica)];
+        let node = &mut self.state.nodes[replica.index()];
         node.keyspace = data;
         node.offset = offset;
         self.persist_after(replica);
-        let from_name = self.state.nodes[usize::from(from)].name.clone();
+        let from_name = self.state.nodes[from.index()].name.clone();
         let text = self.say("sim.resynced", vec![("from", from_name), ("n", n_keys.to_string())]);
         self.emit(
             Actor::Node(replica),
@@ -304,7 +305,7 @@ impl<'s> World<'s> {
 
     /// Before a change: a periodic fsync or snapshot since the last change captured the
     /// state as it was then.
-    pub(super) fn persist_tick(&mut self, n: u8) {
+    pub(super) fn persist_tick(&mut self, n: NodeId) {
         let period_ms = match self.scenario.redis.persistence {
             Persistence::Rdb { every_ms } => every_ms.max(1),
             Persistence::AofEverysec => 1_000,
@@ -312,20 +313,20 @@ impl<'s> World<'s> {
             Persistence::None | Persistence::AofAlways => return,
         };
         let now = self.state.now_ms;
-        let p = &mut self.persisted[usize::from(n)];
+        let p = &mut self.persisted[n.index()];
         if let Some(last) = p.last_change_ms
             && now / period_ms > last / period_ms
         {
-            p.durable = self.state.nodes[usize::from(n)].keyspace.clone();
+            p.durable = self.state.nodes[n.index()].keyspace.clone();
         }
     }
 
     /// After a change: what reached the OS (AOF) or the disk (`always`).
-    pub(super) fn persist_after(&mut self, n: u8) {
+    pub(super) fn persist_after(&mut self, n: NodeId) {
         let now = self.state.now_ms;
         let mode = self.scenario.redis.persistence;
-        let current = &self.state.nodes[usize::from(n)].keyspace;
-        let p = &mut self.persisted[usize::from(n)];
+        let current = &self.state.nodes[n.index()].keyspace;
+        let p = &mut self.persisted[n.index()];
         match mode {
             Persistence::None => return,
             Persistence::AofAlways => {
@@ -339,20 +340,20 @@ impl<'s> World<'s> {
     }
 
     /// The node a worker sends lock commands to, or the node it cannot reach.
-    pub(super) fn lock_node(&self, w: u8) -> Result<u8, Option<u8>> {
+    pub(super) fn lock_node(&self, w: WorkerId) -> Result<NodeId, Option<NodeId>> {
         let Some(p) = self.state.primary else {
             return Err(None);
         };
-        if !self.state.nodes[usize::from(p)].up || self.partitioned(w, p) {
+        if !self.state.nodes[p.index()].up || self.partitioned(w, p) {
             return Err(Some(p));
         }
         Ok(p)
     }
 
-    pub(super) fn partitioned(&self, w: u8, n: u8) -> bool {
+    pub(super) fn partitioned(&self, w: WorkerId, n: NodeId) -> bool {
         let now = self.state.now_ms;
-        let name = &self.names[usize::from(w)];
-        let node = &self.state.nodes[usize::from(n)].name;
+        let name = &self.names[w.index()];
+        let node = &self.state.nodes[n.index()].name;
         self.scenario.faults.iter().any(|fault| match fault {
             Fault::Partition { worker, node: target, at_ms, partition_ms } => {
                 worker == name
@@ -364,9 +365,9 @@ impl<'s> World<'s> {
         })
     }
 
-    pub(super) fn network_delay(&self, w: u8) -> Option<u64> {
+    pub(super) fn network_delay(&self, w: WorkerId) -> Option<u64> {
         let now = self.state.now_ms;
-        let name = &self.names[usize::from(w)];
+        let name = &self.names[w.index()];
         self.scenario.faults.iter().find_map(|fault| match fault {
             Fault::Delay { worker, at_ms, window_ms, delay_ms }
                 if worker == name && now >= *at_ms && now < at_ms.saturating_add(*window_ms) =>
@@ -378,8 +379,8 @@ impl<'s> World<'s> {
     }
 
     /// The value in the lock key on node `n` now (the holding acquisition's value).
-    pub(super) fn lock_holder(&self, n: u8) -> Option<&str> {
-        let node = &self.state.nodes[usize::from(n)];
+    pub(super) fn lock_holder(&self, n: NodeId) -> Option<&str> {
+        let node = &self.state.nodes[n.index()];
         node.keyspace
             .peek(&self.scenario.redis.lock_key, node.clock_ms(self.state.now_ms))
             .map(|e| e.value.as_str())

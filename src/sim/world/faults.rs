@@ -4,6 +4,7 @@
 use super::{Action, World};
 use crate::sim::check::secs;
 use crate::sim::event::{Actor, EventKind};
+use crate::sim::id::WorkerId;
 use crate::sim::redis::{Command, Keyspace, command_text};
 use crate::sim::scenario::{CrashKind, Fault, Persistence};
 use crate::sim::state::Activity;
@@ -40,12 +41,12 @@ impl<'s> World<'s> {
         let Some(w) = self.worker_index(worker) else {
             return;
         };
-        let ws = &self.state.workers[usize::from(w)];
+        let ws = &self.state.workers[w.index()];
         if matches!(ws.activity, Activity::Crashed | Activity::Done) {
             return;
         }
         let until_ms = now.saturating_add(pause_ms);
-        let rt = &self.runtime[usize::from(w)];
+        let rt = &self.runtime[w.index()];
         // CPU work in progress is stretched; a wait that ends inside the pause is
         // noticed only when the process runs again.
         if let Some((due, cpu)) = rt.pending {
@@ -54,14 +55,14 @@ impl<'s> World<'s> {
             self.schedule_step(w, shifted, cpu);
         }
         let kind = if stop_the_world {
-            if let Some(due) = self.runtime[usize::from(w)].watchdog_due {
+            if let Some(due) = self.runtime[w.index()].watchdog_due {
                 self.schedule_watchdog(w, due.max(until_ms));
             }
-            self.state.workers[usize::from(w)].activity = Activity::Paused { until_ms };
+            self.state.workers[w.index()].activity = Activity::Paused { until_ms };
             EventKind::Paused { until_ms }
         } else {
-            self.runtime[usize::from(w)].hung_since_ms = Some(now);
-            self.state.workers[usize::from(w)].activity = Activity::Hung { until_ms };
+            self.runtime[w.index()].hung_since_ms = Some(now);
+            self.state.workers[w.index()].activity = Activity::Hung { until_ms };
             EventKind::Hung { until_ms }
         };
         let key = if stop_the_world { "sim.paused" } else { "sim.hung" };
@@ -74,18 +75,17 @@ impl<'s> World<'s> {
         let Some(w) = self.worker_index(worker) else {
             return;
         };
-        if matches!(self.state.workers[usize::from(w)].activity, Activity::Crashed | Activity::Done)
-        {
+        if matches!(self.state.workers[w.index()].activity, Activity::Crashed | Activity::Done) {
             return;
         }
         self.cancel_step(w);
         self.stop_watchdog(w);
-        self.state.workers[usize::from(w)].activity = Activity::Crashed;
+        self.state.workers[w.index()].activity = Activity::Crashed;
         let text = self.say("sim.crashed", Vec::new());
         self.emit(Actor::Worker(w), EventKind::Crashed, String::new(), text, Vec::new());
         self.set_belief(w, None);
         // PostgreSQL aborts the transaction of a dropped connection.
-        if self.state.workers[usize::from(w)].in_txn {
+        if self.state.workers[w.index()].in_txn {
             self.end_txn(w);
         }
     }
@@ -95,21 +95,21 @@ impl<'s> World<'s> {
         let Some(n) = self.node_index(node) else {
             return;
         };
-        if !self.state.nodes[usize::from(n)].up {
+        if !self.state.nodes[n.index()].up {
             return;
         }
         self.persist_tick(n);
-        let p = &mut self.persisted[usize::from(n)];
+        let p = &mut self.persisted[n.index()];
         p.incarnation += 1;
         let mode = self.scenario.redis.persistence;
-        let current = self.state.nodes[usize::from(n)].keyspace.clone();
+        let current = self.state.nodes[n.index()].keyspace.clone();
         p.restore = match (mode, kind) {
             (Persistence::None, _) => Keyspace::new(),
             (Persistence::AofAlways, _) => current,
             (Persistence::Rdb { .. }, _) | (_, CrashKind::Power) => p.durable.clone(),
             (_, CrashKind::Process) => p.os.clone(),
         };
-        let node_state = &mut self.state.nodes[usize::from(n)];
+        let node_state = &mut self.state.nodes[n.index()];
         node_state.up = false;
         node_state.keyspace = Keyspace::new();
         let was_primary = self.state.primary == Some(n);
@@ -138,7 +138,7 @@ impl<'s> World<'s> {
         let Some(n) = self.node_index(node) else {
             return;
         };
-        let node_state = &mut self.state.nodes[usize::from(n)];
+        let node_state = &mut self.state.nodes[n.index()];
         node_state.clock_offset_ms = node_state.clock_offset_ms.saturating_add(jump_ms);
         let jump = format!("{}{jump_ms}", if jump_ms >= 0 { "+" } else { "" });
         let text = self.say("sim.clock_jumped", vec![("jump", jump)]);
@@ -173,14 +173,14 @@ impl<'s> World<'s> {
         );
     }
 
-    pub(super) fn resume(&mut self, w: u8, until_ms: u64) {
-        let ws = &mut self.state.workers[usize::from(w)];
+    pub(super) fn resume(&mut self, w: WorkerId, until_ms: u64) {
+        let ws = &mut self.state.workers[w.index()];
         let matches = matches!(ws.activity, Activity::Paused { until_ms: u } | Activity::Hung { until_ms: u } if u == until_ms);
         if !matches {
             return;
         }
         ws.activity = Activity::Running;
-        self.runtime[usize::from(w)].hung_since_ms = None;
+        self.runtime[w.index()].hung_since_ms = None;
         let text = self.say("sim.resumed", Vec::new());
         self.emit(Actor::Worker(w), EventKind::Resumed, String::new(), text, Vec::new());
     }

@@ -1,15 +1,16 @@
 //! Keeping and giving back the lock: release (checked script or bare DEL) and the watchdog's
 //! renewals. It never grants a lease.
 
-use super::{World, node_id};
+use super::World;
 use crate::sim::event::{Actor, EventKind};
+use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::{Command, Reply, command_text};
 use crate::sim::scenario::{ReleaseHow, RenewHow, Scenario, TokenSource, Topology};
 use crate::sim::script::Script;
 use crate::sim::state::{Activity, lock_value_owner};
 
 impl<'s> World<'s> {
-    pub(super) fn step_release(&mut self, w: u8, how: ReleaseHow) {
+    pub(super) fn step_release(&mut self, w: WorkerId, how: ReleaseHow) {
         self.stop_watchdog(w);
         if self.scenario.redis.topology == Topology::Redlock {
             self.release_everywhere(w);
@@ -24,7 +25,7 @@ impl<'s> World<'s> {
         };
         let scenario: &'s Scenario = self.scenario;
         let name = self.name(w);
-        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+        let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let value = &*value;
         let lock_key = scenario.redis.lock_key.as_str();
         // Only another acquisition's lock matters (the checker's owner-only finding).
@@ -65,13 +66,13 @@ impl<'s> World<'s> {
 
     /// Redlock's release: the check-and-delete script on every reachable node. The requests
     /// are independent; the model shows them as one event.
-    pub(super) fn release_everywhere(&mut self, w: u8) {
-        let value = std::rc::Rc::clone(&self.runtime[usize::from(w)].lock_value);
+    pub(super) fn release_everywhere(&mut self, w: WorkerId) {
+        let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let lock = [self.scenario.redis.lock_key.clone()];
         let mut deleted = 0;
         let mut reached = 0;
         for i in 0..self.state.nodes.len() {
-            let n = node_id(i);
+            let n = NodeId::at(i);
             if !self.state.nodes[i].up || self.partitioned(w, n) {
                 continue;
             }
@@ -112,9 +113,9 @@ impl<'s> World<'s> {
         }
     }
 
-    pub(super) fn watchdog_tick(&mut self, w: u8) {
+    pub(super) fn watchdog_tick(&mut self, w: WorkerId) {
         let now = self.state.now_ms;
-        let ws = &self.state.workers[usize::from(w)];
+        let ws = &self.state.workers[w.index()];
         let Some(watchdog) = ws.watchdog else { return };
         match ws.activity {
             Activity::Crashed | Activity::Done => return,
@@ -133,7 +134,7 @@ impl<'s> World<'s> {
             }
         };
         let name = ws.name.clone();
-        let value: String = self.runtime[usize::from(w)].lock_value.to_string();
+        let value: String = self.runtime[w.index()].lock_value.to_string();
         let lock_key = self.scenario.redis.lock_key.clone();
         let ttl_text = ttl_ms.to_string();
         let holder = self.lock_holder(n).map(str::to_owned);
@@ -182,10 +183,10 @@ impl<'s> World<'s> {
             self.record_findings(findings);
         }
         if ok {
-            if let Some(belief) = self.state.workers[usize::from(w)].belief.as_mut() {
+            if let Some(belief) = self.state.workers[w.index()].belief.as_mut() {
                 belief.until_ms = now.saturating_add(ttl_ms);
             }
-            if let Some(since) = self.runtime[usize::from(w)].hung_since_ms {
+            if let Some(since) = self.runtime[w.index()].hung_since_ms {
                 let findings =
                     self.checker.on_renew_while_hung(w, &name, now - since, ttl_ms, event);
                 self.record_findings(findings);

@@ -8,6 +8,7 @@
 
 use crate::sim::check::Checker;
 use crate::sim::event::Event;
+use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Effect, Keyspace};
 use crate::sim::scenario::{Fault, RedisSetup, Scenario, TokenSource, Topology, WorkerSetup};
@@ -53,17 +54,17 @@ pub struct Output {
     /// Whether the run hit its event limit.
     pub truncated: bool,
     /// When each worker believed it held the lock: (worker, from, to).
-    pub belief_spans: Vec<(u8, u64, u64)>,
+    pub belief_spans: Vec<(WorkerId, u64, u64)>,
 }
 
 pub fn run(scenario: &Scenario, recording: Recording) -> Output {
     let mut world = World::new(scenario, recording);
     world.run();
     let end_ms = world.state.now_ms;
-    let mut belief_spans: Vec<(u8, u64, u64)> = world.closed_spans;
+    let mut belief_spans: Vec<(WorkerId, u64, u64)> = world.closed_spans;
     for (w, since) in world.open_spans.iter().enumerate() {
         if let Some(since) = since {
-            belief_spans.push((worker_id(w), *since, end_ms));
+            belief_spans.push((WorkerId::at(w), *since, end_ms));
         }
     }
     belief_spans.sort_unstable();
@@ -78,13 +79,13 @@ pub fn run(scenario: &Scenario, recording: Recording) -> Output {
 
 #[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
 enum Action {
-    Step { worker: u8, generation: u32 },
-    WatchdogTick { worker: u8, generation: u32 },
+    Step { worker: WorkerId, generation: u32 },
+    WatchdogTick { worker: WorkerId, generation: u32 },
     Fault { index: u16 },
-    Resume { worker: u8, until_ms: u64 },
-    Deliver { batch: u32, to: u8 },
-    Promote { dead: u8 },
-    Restart { node: u8 },
+    Resume { worker: WorkerId, until_ms: u64 },
+    Deliver { batch: u32, to: NodeId },
+    Promote { dead: NodeId },
+    Restart { node: NodeId },
 }
 
 #[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
@@ -107,7 +108,7 @@ enum Pending {
     /// went backwards); `SET NX PX` follows.
     SetLock { token: i64, reset: Option<i64> },
     /// Redlock: the next node to ask, when the attempt started, the nodes that said OK.
-    Redlock { next: usize, start_ms: u64, ok: Vec<u8> },
+    Redlock { next: usize, start_ms: u64, ok: Vec<NodeId> },
     /// WAIT was sent; it returns when the wanted replicas acknowledged or it timed out.
     Wait { wanted: i64 },
     /// The reply to this attempt was lost; the step re-enters when the client times out.
@@ -152,7 +153,7 @@ struct World<'s> {
     batches: Vec<Batch>,
     persisted: Vec<Persisted>,
     lease_seq: u32,
-    lost_replies: BTreeSet<(u8, usize, u32)>,
+    lost_replies: BTreeSet<(WorkerId, usize, u32)>,
     names: Vec<String>,
     checker: Checker,
     events: Vec<Event>,
@@ -162,11 +163,11 @@ struct World<'s> {
     last_write_event: Option<u32>,
     /// How many workers believed they held the lock after the last change.
     overlapping: usize,
-    blocked: Vec<u8>,
+    blocked: Vec<WorkerId>,
     open_spans: Vec<Option<u64>>,
-    closed_spans: Vec<(u8, u64, u64)>,
+    closed_spans: Vec<(WorkerId, u64, u64)>,
     /// The worker whose step or watchdog is being applied (the peer of service events).
-    acting: Option<u8>,
+    acting: Option<WorkerId>,
     /// Fenced writes seen by the alert monitor: when, and whether the fence refused them.
     fenced_writes: Vec<(u64, bool)>,
     alert_firing: bool,
@@ -177,7 +178,7 @@ impl<'s> World<'s> {
         let setup = &scenario.redis;
         let nodes = initial_nodes(setup, scenario.tokens);
         let primary = match setup.topology {
-            Topology::Replicated if !nodes.is_empty() => Some(0),
+            Topology::Replicated if !nodes.is_empty() => Some(NodeId(0)),
             _ => None,
         };
         let workers: Vec<WorkerState> = scenario.workers.iter().map(initial_worker).collect();
@@ -247,7 +248,7 @@ impl<'s> World<'s> {
         }
         world.schedule_faults();
         for (w, setup) in scenario.workers.iter().enumerate() {
-            let w = worker_id(w);
+            let w = WorkerId::at(w);
             world.schedule_step(w, setup.start_ms, false);
         }
         world
@@ -325,55 +326,55 @@ impl<'s> World<'s> {
     }
 
     /// Schedules the worker's next main-thread step, replacing any pending one.
-    fn schedule_step(&mut self, w: u8, at_ms: u64, cpu: bool) {
-        let rt = &mut self.runtime[usize::from(w)];
+    fn schedule_step(&mut self, w: WorkerId, at_ms: u64, cpu: bool) {
+        let rt = &mut self.runtime[w.index()];
         rt.generation += 1;
         rt.pending = Some((at_ms, cpu));
         let generation = rt.generation;
         self.schedule(at_ms, Action::Step { worker: w, generation });
     }
 
-    fn cancel_step(&mut self, w: u8) {
-        let rt = &mut self.runtime[usize::from(w)];
+    fn cancel_step(&mut self, w: WorkerId) {
+        let rt = &mut self.runtime[w.index()];
         rt.generation += 1;
         rt.pending = None;
     }
 
-    fn schedule_watchdog(&mut self, w: u8, at_ms: u64) {
-        let rt = &mut self.runtime[usize::from(w)];
+    fn schedule_watchdog(&mut self, w: WorkerId, at_ms: u64) {
+        let rt = &mut self.runtime[w.index()];
         rt.watchdog_generation += 1;
         rt.watchdog_due = Some(at_ms);
         let generation = rt.watchdog_generation;
         self.schedule(at_ms, Action::WatchdogTick { worker: w, generation });
     }
 
-    fn stop_watchdog(&mut self, w: u8) {
-        let rt = &mut self.runtime[usize::from(w)];
+    fn stop_watchdog(&mut self, w: WorkerId) {
+        let rt = &mut self.runtime[w.index()];
         rt.watchdog_generation += 1;
         rt.watchdog_due = None;
-        self.state.workers[usize::from(w)].watchdog = None;
+        self.state.workers[w.index()].watchdog = None;
     }
 
-    fn worker_index(&self, name: &str) -> Option<u8> {
-        self.names.iter().position(|n| n == name).map(worker_id)
+    fn worker_index(&self, name: &str) -> Option<WorkerId> {
+        self.names.iter().position(|n| n == name).map(WorkerId::at)
     }
 
-    fn node_index(&self, name: &str) -> Option<u8> {
-        self.state.nodes.iter().position(|n| n.name == name).map(node_id)
+    fn node_index(&self, name: &str) -> Option<NodeId> {
+        self.state.nodes.iter().position(|n| n.name == name).map(NodeId::at)
     }
 
     fn apply(&mut self, action: Action) {
         match action {
             Action::Step { worker, generation } => {
-                if self.runtime[usize::from(worker)].generation == generation {
-                    self.runtime[usize::from(worker)].pending = None;
+                if self.runtime[worker.index()].generation == generation {
+                    self.runtime[worker.index()].pending = None;
                     self.acting = Some(worker);
                     self.worker_step(worker);
                     self.acting = None;
                 }
             }
             Action::WatchdogTick { worker, generation } => {
-                if self.runtime[usize::from(worker)].watchdog_generation == generation {
+                if self.runtime[worker.index()].watchdog_generation == generation {
                     self.acting = Some(worker);
                     self.watchdog_tick(worker);
                     self.acting = None;
@@ -390,14 +391,6 @@ impl<'s> World<'s> {
 
 /// Mixed into the seed for the lock-value stream ("LOCKVALU" in ASCII).
 const LOCK_VALUE_STREAM: u64 = 0x4c4f_434b_5641_4c55;
-
-fn worker_id(index: usize) -> u8 {
-    u8::try_from(index).unwrap_or(u8::MAX)
-}
-
-fn node_id(index: usize) -> u8 {
-    u8::try_from(index).unwrap_or(u8::MAX)
-}
 
 /// `n` in decimal, written into `digits` (no allocation: the hot acquire path needs its TTL
 /// as text, the way a client sends ARGV).
@@ -430,7 +423,7 @@ fn initial_nodes(setup: &RedisSetup, tokens: TokenSource) -> Vec<NodeState> {
             let role = match (setup.topology, i) {
                 (Topology::Redlock, _) => Role::Peer,
                 (Topology::Replicated, 0) => Role::Primary,
-                (Topology::Replicated, _) => Role::Replica { of: 0 },
+                (Topology::Replicated, _) => Role::Replica { of: NodeId(0) },
             };
             let mut keyspace = Keyspace::new();
             // The counter's history before the run, on every node (already replicated).

@@ -6,18 +6,19 @@ use super::record::Said;
 use super::worker::Rejection;
 use crate::sim::check::{WriteFact, secs};
 use crate::sim::event::{Actor, EventKind};
+use crate::sim::id::WorkerId;
 use crate::sim::scenario::{Compare, Guard, Scenario, StatusCheck, TokenSource, WriteHow};
 use crate::sim::state::{Activity, OrderRow};
 use crate::sim::token::{token_sql, token_text};
 
 impl<'s> World<'s> {
-    pub(super) fn order_row_for(&self, w: u8) -> &OrderRow {
-        self.state.workers[usize::from(w)].txn_row.as_ref().unwrap_or(&self.state.order)
+    pub(super) fn order_row_for(&self, w: WorkerId) -> &OrderRow {
+        self.state.workers[w.index()].txn_row.as_ref().unwrap_or(&self.state.order)
     }
 
-    pub(super) fn step_read(&mut self, w: u8, compare: Compare) {
+    pub(super) fn step_read(&mut self, w: WorkerId, compare: Compare) {
         let row = self.order_row_for(w).clone();
-        let token = self.state.workers[usize::from(w)].lease.as_ref().and_then(|l| l.token);
+        let token = self.state.workers[w.index()].lease.as_ref().and_then(|l| l.token);
         let stale = match (compare, token) {
             (Compare::Token, Some(t)) => row.last_fence >= t,
             (Compare::Token, None) => true,
@@ -29,7 +30,7 @@ impl<'s> World<'s> {
             .iter()
             .find(|o| o.name == self.object_name())
             .map(|o| o.etag.clone());
-        self.state.workers[usize::from(w)].etag_seen = etag;
+        self.state.workers[w.index()].etag_seen = etag;
         let command = format!("SELECT status, last_fence FROM orders WHERE id = {}", row.id);
         let reply = format!("{}|{}", row.status, row.last_fence);
         let causes = self.last_write_event.into_iter().collect();
@@ -49,7 +50,7 @@ impl<'s> World<'s> {
 
     pub(super) fn step_write(
         &mut self,
-        w: u8,
+        w: WorkerId,
         how: WriteHow,
         status: &str,
         from: Option<&str>,
@@ -63,7 +64,7 @@ impl<'s> World<'s> {
             self.block_on_row(w, holder);
             return;
         }
-        let ws = &self.state.workers[usize::from(w)];
+        let ws = &self.state.workers[w.index()];
         let name = self.name(w);
         let lease = ws.lease.as_ref().map(|l| l.seq);
         let grant_event = ws.lease.as_ref().map(|l| l.granted_by);
@@ -149,14 +150,14 @@ impl<'s> World<'s> {
     /// queue), and a fenced write for the alert monitor.
     fn after_write(
         &mut self,
-        w: u8,
+        w: WorkerId,
         status: &str,
         (token, guard): (Option<i64>, Guard),
         (matched, fence_ok): (bool, bool),
         event: u32,
     ) {
         if !matched {
-            self.runtime[usize::from(w)].rejected_write = Some((status.to_owned(), token));
+            self.runtime[w.index()].rejected_write = Some((status.to_owned(), token));
         }
         if token.is_some() && guard != Guard::None {
             self.monitor_write(!fence_ok, event);
@@ -165,8 +166,8 @@ impl<'s> World<'s> {
 
     /// What the statement carries and checks: the scenario's guard for a fenced write, the
     /// token stored but unchecked, or no token at all.
-    fn statement_parts(&self, w: u8, how: WriteHow) -> (Option<i64>, Guard, StatusCheck) {
-        let token = self.state.workers[usize::from(w)].lease.as_ref().and_then(|l| l.token);
+    fn statement_parts(&self, w: WorkerId, how: WriteHow) -> (Option<i64>, Guard, StatusCheck) {
+        let token = self.state.workers[w.index()].lease.as_ref().and_then(|l| l.token);
         match how {
             WriteHow::Fenced => (token, self.scenario.sql.guard, self.scenario.sql.status_check),
             WriteHow::Unchecked => (token, Guard::None, StatusCheck::Off),
@@ -178,7 +179,7 @@ impl<'s> World<'s> {
     /// strings keep their buffers); inside one the change stays private until COMMIT.
     fn update_row(
         &mut self,
-        w: u8,
+        w: WorkerId,
         in_txn: bool,
         status: &str,
         token: Option<i64>,
@@ -188,7 +189,7 @@ impl<'s> World<'s> {
         let target = if in_txn {
             let copy = self.order_row_for(w).clone();
             self.state.row_lock = Some(w);
-            self.state.workers[usize::from(w)].txn_row.insert(copy)
+            self.state.workers[w.index()].txn_row.insert(copy)
         } else {
             &mut self.state.order
         };
@@ -206,7 +207,7 @@ impl<'s> World<'s> {
     /// Why a write matched no row, in the learner's words (the fence or the status).
     fn rejection_why(
         &mut self,
-        w: u8,
+        w: WorkerId,
         token: Option<i64>,
         fence_ok: bool,
         required_status: Option<&str>,
@@ -236,8 +237,8 @@ impl<'s> World<'s> {
         self.say(key, args)
     }
 
-    pub(super) fn step_begin(&mut self, w: u8) {
-        let ws = &mut self.state.workers[usize::from(w)];
+    pub(super) fn step_begin(&mut self, w: WorkerId) {
+        let ws = &mut self.state.workers[w.index()];
         ws.in_txn = true;
         ws.txn_row = None;
         self.emit(
@@ -251,8 +252,8 @@ impl<'s> World<'s> {
     }
 
     /// COMMIT: the transaction's private row becomes the row.
-    pub(super) fn step_commit(&mut self, w: u8) {
-        let changed = self.state.workers[usize::from(w)].txn_row.clone();
+    pub(super) fn step_commit(&mut self, w: WorkerId) {
+        let changed = self.state.workers[w.index()].txn_row.clone();
         if let Some(row) = changed {
             self.state.order = row;
         }
@@ -267,7 +268,7 @@ impl<'s> World<'s> {
         self.advance_after(w, 0, false);
     }
 
-    pub(super) fn step_rollback(&mut self, w: u8) {
+    pub(super) fn step_rollback(&mut self, w: WorkerId) {
         self.end_txn(w);
         self.emit(
             Actor::Worker(w),
@@ -279,20 +280,20 @@ impl<'s> World<'s> {
         self.advance_after(w, 0, false);
     }
 
-    pub(super) fn block_on_row(&mut self, w: u8, holder: u8) {
-        let holder_name = self.names[usize::from(holder)].clone();
+    pub(super) fn block_on_row(&mut self, w: WorkerId, holder: WorkerId) {
+        let holder_name = self.names[holder.index()].clone();
         let text = self.say("sim.blocked", vec![("name", holder_name)]);
         let command = format!("UPDATE orders ... WHERE id = {}", self.state.order.id);
         self.emit(Actor::Worker(w), EventKind::WriteBlocked { holder }, command, text, Vec::new());
-        self.state.workers[usize::from(w)].activity = Activity::Blocked;
+        self.state.workers[w.index()].activity = Activity::Blocked;
         self.cancel_step(w);
         if !self.blocked.contains(&w) {
             self.blocked.push(w);
         }
     }
 
-    pub(super) fn end_txn(&mut self, w: u8) {
-        let ws = &mut self.state.workers[usize::from(w)];
+    pub(super) fn end_txn(&mut self, w: WorkerId) {
+        let ws = &mut self.state.workers[w.index()];
         ws.in_txn = false;
         ws.txn_row = None;
         if self.state.row_lock == Some(w) {
@@ -301,21 +302,21 @@ impl<'s> World<'s> {
             let waiters = std::mem::take(&mut self.blocked);
             let now = self.state.now_ms;
             for waiter in waiters {
-                if self.state.workers[usize::from(waiter)].activity == Activity::Blocked {
+                if self.state.workers[waiter.index()].activity == Activity::Blocked {
                     self.schedule_step(waiter, now, false);
                 }
             }
         }
     }
 
-    pub(super) fn step_select_for_update(&mut self, w: u8) {
+    pub(super) fn step_select_for_update(&mut self, w: WorkerId) {
         if let Some(holder) = self.state.row_lock.filter(|&h| h != w) {
             self.block_on_row(w, holder);
             return;
         }
         self.state.row_lock = Some(w);
         let row = self.state.order.clone();
-        self.state.workers[usize::from(w)].txn_row = Some(row.clone());
+        self.state.workers[w.index()].txn_row = Some(row.clone());
         let command =
             format!("SELECT status, last_fence FROM orders WHERE id = {} FOR UPDATE", row.id);
         let reply = format!("{}|{}", row.status, row.last_fence);
@@ -323,9 +324,9 @@ impl<'s> World<'s> {
         self.advance_after(w, 0, false);
     }
 
-    pub(super) fn step_reread(&mut self, w: u8) {
+    pub(super) fn step_reread(&mut self, w: WorkerId) {
         let row = self.state.order.clone();
-        let ws = &self.state.workers[usize::from(w)];
+        let ws = &self.state.workers[w.index()];
         let token = ws.lease.as_ref().and_then(|l| l.token);
         let already_applied = token == Some(row.last_fence) && row.updated_by == ws.name;
         let command = format!("SELECT last_fence, updated_by FROM orders WHERE id = {}", row.id);

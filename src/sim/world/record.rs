@@ -1,9 +1,10 @@
 //! Recording: how a step becomes exactly one event (with its frame), the prose a note
 //! carries, the checker's findings and the overlap fact. It decides nothing about the model.
 
-use super::{Recording, World, worker_id};
+use super::{Recording, World};
 use crate::sim::check::Finding;
 use crate::sim::event::{Actor, Event, EventKind, Note};
+use crate::sim::id::WorkerId;
 use crate::sim::scenario::{Scenario, Topology};
 use crate::sim::state::{Activity, Belief};
 
@@ -117,9 +118,9 @@ impl<'s> World<'s> {
     }
 
     /// A worker's name, borrowed from the scenario (so it outlives borrows of the world).
-    pub(super) fn name(&self, w: u8) -> &'s str {
+    pub(super) fn name(&self, w: WorkerId) -> &'s str {
         let scenario: &'s Scenario = self.scenario;
-        scenario.workers.get(usize::from(w)).map_or("", |worker| worker.name.as_str())
+        scenario.workers.get(w.index()).map_or("", |worker| worker.name.as_str())
     }
 
     /// Prose for an event: its English text and the note it is translated from (nothing
@@ -159,19 +160,19 @@ impl<'s> World<'s> {
 
     /// Records an overlap fact when a second worker starts believing it holds the lock.
     pub(super) fn check_overlap(&mut self) {
-        let believers: Vec<u8> = self
+        let believers: Vec<WorkerId> = self
             .state
             .workers
             .iter()
             .enumerate()
             .filter(|(_, w)| w.belief.is_some() && w.activity != Activity::Crashed)
-            .map(|(i, _)| worker_id(i))
+            .map(|(i, _)| WorkerId::at(i))
             .collect();
         // A new fact each time the group of believers grows past one.
         let now_overlapping = believers.len();
         if now_overlapping >= 2 && now_overlapping > self.overlapping {
             let names: Vec<&str> =
-                believers.iter().map(|&w| self.names[usize::from(w)].as_str()).collect();
+                believers.iter().map(|&w| self.names[w.index()].as_str()).collect();
             let args = match names.as_slice() {
                 [a, b] => ("sim.overlap2", vec![("a", (*a).to_owned()), ("b", (*b).to_owned())]),
                 _ => ("sim.overlap_n", vec![("names", names.join(", "))]),
@@ -179,7 +180,7 @@ impl<'s> World<'s> {
             let text = self.say(args.0, args.1);
             let causes: Vec<u32> = believers
                 .iter()
-                .filter_map(|&w| self.state.workers[usize::from(w)].lease.as_ref())
+                .filter_map(|&w| self.state.workers[w.index()].lease.as_ref())
                 .map(|lease| lease.granted_by)
                 .collect();
             self.emit(
@@ -193,7 +194,7 @@ impl<'s> World<'s> {
         self.overlapping = now_overlapping;
     }
 
-    pub(super) fn set_belief(&mut self, w: u8, belief: Option<Belief>) {
+    pub(super) fn set_belief(&mut self, w: WorkerId, belief: Option<Belief>) {
         self.set_belief_quiet(w, belief);
         self.check_overlap();
     }
@@ -205,9 +206,9 @@ impl<'s> World<'s> {
 
     /// Changes a belief without checking for an overlap yet (the caller does, once the
     /// event that caused it is recorded).
-    pub(super) fn set_belief_quiet(&mut self, w: u8, belief: Option<Belief>) {
+    pub(super) fn set_belief_quiet(&mut self, w: WorkerId, belief: Option<Belief>) {
         let now = self.state.now_ms;
-        let slot = &mut self.open_spans[usize::from(w)];
+        let slot = &mut self.open_spans[w.index()];
         match (&belief, *slot) {
             (Some(_), None) => *slot = Some(now),
             (None, Some(since)) => {
@@ -216,6 +217,6 @@ impl<'s> World<'s> {
             }
             _ => {}
         }
-        self.state.workers[usize::from(w)].belief = belief;
+        self.state.workers[w.index()].belief = belief;
     }
 }

@@ -4,13 +4,14 @@
 use super::World;
 use super::record::Said;
 use crate::sim::event::{Actor, EventKind};
+use crate::sim::id::WorkerId;
 use crate::sim::scenario::KeyStrategy;
 use crate::sim::state::{Charge, StoredObject};
 
 impl<'s> World<'s> {
     pub(super) fn step_charge(
         &mut self,
-        w: u8,
+        w: WorkerId,
         strategy: KeyStrategy,
         attempts: u32,
         backoff_ms: u64,
@@ -70,8 +71,8 @@ impl<'s> World<'s> {
         format!("orders/{}/receipt.pdf", self.state.order.id)
     }
 
-    pub(super) fn step_put_object(&mut self, w: u8, if_match: bool) {
-        let ws = &self.state.workers[usize::from(w)];
+    pub(super) fn step_put_object(&mut self, w: WorkerId, if_match: bool) {
+        let ws = &self.state.workers[w.index()];
         let token = ws.lease.as_ref().and_then(|l| l.token);
         // A conditional put replaces one shared object; otherwise each token writes its own
         // artifact, which a fenced-off worker must clean up.
@@ -115,7 +116,7 @@ impl<'s> World<'s> {
             Some(i) => self.state.objects[i] = object,
             None => self.state.objects.push(object),
         }
-        let ws = &mut self.state.workers[usize::from(w)];
+        let ws = &mut self.state.workers[w.index()];
         ws.etag_seen = Some(etag.clone());
         if !ws.uploads.contains(&name) {
             ws.uploads.push(name.clone());
@@ -125,8 +126,8 @@ impl<'s> World<'s> {
         self.advance_after(w, 0, false);
     }
 
-    pub(super) fn step_delete_objects(&mut self, w: u8) {
-        let uploads = std::mem::take(&mut self.state.workers[usize::from(w)].uploads);
+    pub(super) fn step_delete_objects(&mut self, w: WorkerId) {
+        let uploads = std::mem::take(&mut self.state.workers[w.index()].uploads);
         for name in uploads {
             // Only the copy this worker wrote is its artifact; a newer holder's stays.
             let mine = self.state.objects.iter().position(|o| o.name == name && o.written_by == w);
@@ -161,9 +162,8 @@ impl<'s> World<'s> {
 
     /// Parks the task in the dead-letter queue for analysis: which order, the state the
     /// write was to set (the task), the worker and the token it carried.
-    pub(super) fn step_send_to_dlq(&mut self, w: u8) {
-        let (status, token) =
-            self.runtime[usize::from(w)].rejected_write.clone().unwrap_or_default();
+    pub(super) fn step_send_to_dlq(&mut self, w: WorkerId) {
+        let (status, token) = self.runtime[w.index()].rejected_write.clone().unwrap_or_default();
         let token = token.map_or_else(|| "none".to_owned(), |t| t.to_string());
         let entry =
             format!("order {} {status}, token {token}, from {}", self.state.order.id, self.name(w));

@@ -4,6 +4,7 @@
 use super::{Pending, World};
 use crate::sim::check::secs;
 use crate::sim::event::{Actor, EventKind};
+use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::scenario::Step;
 use crate::sim::state::{Activity, Phase, Watchdog};
 
@@ -16,28 +17,28 @@ pub(super) enum Rejection {
 }
 
 impl<'s> World<'s> {
-    pub(super) fn steps(&self, w: u8) -> &'s [Step] {
-        let setup = &self.scenario.workers[usize::from(w)];
-        match self.state.workers[usize::from(w)].phase {
+    pub(super) fn steps(&self, w: WorkerId) -> &'s [Step] {
+        let setup = &self.scenario.workers[w.index()];
+        match self.state.workers[w.index()].phase {
             Phase::Main => &setup.program,
             Phase::Rejected => &setup.on_rejected,
         }
     }
 
-    pub(super) fn worker_step(&mut self, w: u8) {
+    pub(super) fn worker_step(&mut self, w: WorkerId) {
         let now = self.state.now_ms;
-        match self.state.workers[usize::from(w)].activity {
+        match self.state.workers[w.index()].activity {
             Activity::Crashed | Activity::Done => return,
             Activity::Paused { until_ms } | Activity::Hung { until_ms } => {
                 self.schedule_step(w, until_ms.max(now), false);
                 return;
             }
             Activity::Waiting | Activity::Blocked => {
-                self.state.workers[usize::from(w)].activity = Activity::Running
+                self.state.workers[w.index()].activity = Activity::Running
             }
             Activity::Running => {}
         }
-        let pc = self.state.workers[usize::from(w)].pc;
+        let pc = self.state.workers[w.index()].pc;
         let steps = self.steps(w);
         let Some(step) = steps.get(pc) else {
             self.finish(w, "sim.finished");
@@ -47,15 +48,15 @@ impl<'s> World<'s> {
         let talks =
             !matches!(step, Step::Compute { .. } | Step::Sleep { .. } | Step::Watchdog { .. });
         if talks
-            && self.runtime[usize::from(w)].delayed_until != Some(now)
+            && self.runtime[w.index()].delayed_until != Some(now)
             && let Some(delay_ms) = self.network_delay(w)
         {
             let at_ms = now.saturating_add(delay_ms);
-            self.runtime[usize::from(w)].delayed_until = Some(at_ms);
+            self.runtime[w.index()].delayed_until = Some(at_ms);
             self.schedule_step(w, at_ms, false);
             return;
         }
-        self.runtime[usize::from(w)].delayed_until = None;
+        self.runtime[w.index()].delayed_until = None;
         match step {
             Step::Acquire { how, ttl_ms, retry_every_ms, attempts } => {
                 self.step_acquire(w, *how, *ttl_ms, *retry_every_ms, *attempts);
@@ -78,10 +79,9 @@ impl<'s> World<'s> {
             Step::SendToDlq => self.step_send_to_dlq(w),
             Step::Watchdog { interval_ms, how } => {
                 let ttl_ms =
-                    self.state.workers[usize::from(w)].lease.as_ref().map_or(30_000, |l| l.ttl_ms);
+                    self.state.workers[w.index()].lease.as_ref().map_or(30_000, |l| l.ttl_ms);
                 let interval_ms = interval_ms.unwrap_or(ttl_ms / 3).max(1);
-                self.state.workers[usize::from(w)].watchdog =
-                    Some(Watchdog { interval_ms, how: *how });
+                self.state.workers[w.index()].watchdog = Some(Watchdog { interval_ms, how: *how });
                 self.schedule_watchdog(w, now.saturating_add(interval_ms));
                 self.advance_after(w, 0, false);
             }
@@ -94,55 +94,55 @@ impl<'s> World<'s> {
     }
 
     /// Moves to the next step after `after_ms`.
-    pub(super) fn advance_after(&mut self, w: u8, after_ms: u64, cpu: bool) {
-        let ws = &mut self.state.workers[usize::from(w)];
+    pub(super) fn advance_after(&mut self, w: WorkerId, after_ms: u64, cpu: bool) {
+        let ws = &mut self.state.workers[w.index()];
         ws.pc += 1;
         ws.attempt = 1;
-        self.runtime[usize::from(w)].pending_step = Pending::Fresh;
+        self.runtime[w.index()].pending_step = Pending::Fresh;
         let at_ms = self.state.now_ms.saturating_add(after_ms);
         self.schedule_step(w, at_ms, cpu);
     }
 
     /// Runs the same step again after `after_ms` (the next attempt).
-    pub(super) fn retry_after(&mut self, w: u8, after_ms: u64) {
-        self.state.workers[usize::from(w)].attempt += 1;
-        self.runtime[usize::from(w)].pending_step = Pending::Fresh;
+    pub(super) fn retry_after(&mut self, w: WorkerId, after_ms: u64) {
+        self.state.workers[w.index()].attempt += 1;
+        self.runtime[w.index()].pending_step = Pending::Fresh;
         let at_ms = self.state.now_ms.saturating_add(after_ms);
         self.schedule_step(w, at_ms, false);
     }
 
-    pub(super) fn finish(&mut self, w: u8, why: &'static str) {
+    pub(super) fn finish(&mut self, w: WorkerId, why: &'static str) {
         self.end(w, EventKind::Finished, why);
     }
 
     /// Stops the worker for good, recording why (a note key) as its last event (`kind`).
-    pub(super) fn end(&mut self, w: u8, kind: EventKind, why: &'static str) {
+    pub(super) fn end(&mut self, w: WorkerId, kind: EventKind, why: &'static str) {
         self.cancel_step(w);
         self.stop_watchdog(w);
-        if self.state.workers[usize::from(w)].in_txn {
+        if self.state.workers[w.index()].in_txn {
             self.end_txn(w);
         }
-        self.state.workers[usize::from(w)].activity = Activity::Done;
+        self.state.workers[w.index()].activity = Activity::Done;
         self.set_belief(w, None);
         let text = self.say(why, Vec::new());
         self.emit(Actor::Worker(w), kind, String::new(), text, Vec::new());
     }
 
     /// After a fenced-off write (or failed check): run `on_rejected`, or stop.
-    pub(super) fn fenced_off(&mut self, w: u8) {
+    pub(super) fn fenced_off(&mut self, w: WorkerId) {
         self.rejected(w, Rejection::Fence);
     }
 
     /// After a write that matched no row: run `on_rejected`, or stop saying why.
-    pub(super) fn rejected(&mut self, w: u8, why: Rejection) {
+    pub(super) fn rejected(&mut self, w: WorkerId, why: Rejection) {
         self.set_belief(w, None);
-        let has_handler = !self.scenario.workers[usize::from(w)].on_rejected.is_empty();
-        let ws = &mut self.state.workers[usize::from(w)];
+        let has_handler = !self.scenario.workers[w.index()].on_rejected.is_empty();
+        let ws = &mut self.state.workers[w.index()];
         if has_handler && ws.phase == Phase::Main {
             ws.phase = Phase::Rejected;
             ws.pc = 0;
             ws.attempt = 1;
-            self.runtime[usize::from(w)].pending_step = Pending::Fresh;
+            self.runtime[w.index()].pending_step = Pending::Fresh;
             let now = self.state.now_ms;
             self.schedule_step(w, now, false);
         } else {
@@ -155,15 +155,15 @@ impl<'s> World<'s> {
     }
 
     /// Whether the reply to this step's current attempt is lost.
-    pub(super) fn reply_lost(&self, w: u8) -> bool {
-        let ws = &self.state.workers[usize::from(w)];
+    pub(super) fn reply_lost(&self, w: WorkerId) -> bool {
+        let ws = &self.state.workers[w.index()];
         ws.phase == Phase::Main && self.lost_replies.contains(&(w, ws.pc, ws.attempt))
     }
 
     /// The worker times out waiting for a lost reply, then retries or gives up.
-    pub(super) fn after_lost_reply(&mut self, w: u8) {
-        let timeout_ms = self.scenario.workers[usize::from(w)].reply_timeout_ms;
-        self.runtime[usize::from(w)].pending_step = Pending::LostReply;
+    pub(super) fn after_lost_reply(&mut self, w: WorkerId) {
+        let timeout_ms = self.scenario.workers[w.index()].reply_timeout_ms;
+        self.runtime[w.index()].pending_step = Pending::LostReply;
         let at_ms = self.state.now_ms.saturating_add(timeout_ms);
         self.schedule_step(w, at_ms, false);
     }
@@ -171,15 +171,15 @@ impl<'s> World<'s> {
     /// Handles the re-entry after a lost reply's timeout; returns true if it did.
     pub(super) fn handle_lost_reply_timeout(
         &mut self,
-        w: u8,
+        w: WorkerId,
         attempts: u32,
         backoff_ms: u64,
     ) -> bool {
-        if self.runtime[usize::from(w)].pending_step != Pending::LostReply {
+        if self.runtime[w.index()].pending_step != Pending::LostReply {
             return false;
         }
-        self.runtime[usize::from(w)].pending_step = Pending::Fresh;
-        let attempt = self.state.workers[usize::from(w)].attempt;
+        self.runtime[w.index()].pending_step = Pending::Fresh;
+        let attempt = self.state.workers[w.index()].attempt;
         let retry = attempt < attempts;
         let delay_ms = backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
         let text = match (retry, delay_ms) {
@@ -198,45 +198,45 @@ impl<'s> World<'s> {
 
     pub(super) fn unreachable(
         &mut self,
-        w: u8,
-        node: Option<u8>,
+        w: WorkerId,
+        node: Option<NodeId>,
         retry_every_ms: u64,
         attempts: u32,
     ) {
         let text = match node {
             Some(n) => {
-                let name = self.state.nodes[usize::from(n)].name.clone();
+                let name = self.state.nodes[n.index()].name.clone();
                 self.say("sim.unreachable", vec![("node", name)])
             }
             None => self.say("sim.no_primary", Vec::new()),
         };
         self.emit(
             Actor::Worker(w),
-            EventKind::Unreachable { node: node.unwrap_or(u8::MAX) },
+            EventKind::Unreachable { node: node.unwrap_or(NodeId(u8::MAX)) },
             String::new(),
             text,
             Vec::new(),
         );
-        if self.state.workers[usize::from(w)].attempt < attempts {
+        if self.state.workers[w.index()].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
             self.end(w, EventKind::GaveUp, "sim.gave_up");
         }
     }
 
-    pub(super) fn denied_retry(&mut self, w: u8, retry_every_ms: u64, attempts: u32) {
+    pub(super) fn denied_retry(&mut self, w: WorkerId, retry_every_ms: u64, attempts: u32) {
         self.retry_or_give_up(w, retry_every_ms, attempts, "sim.gave_up_busy");
     }
 
     /// Retries the step, or ends the worker saying why (a note key) once out of attempts.
     pub(super) fn retry_or_give_up(
         &mut self,
-        w: u8,
+        w: WorkerId,
         retry_every_ms: u64,
         attempts: u32,
         why: &'static str,
     ) {
-        if self.state.workers[usize::from(w)].attempt < attempts {
+        if self.state.workers[w.index()].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
             self.end(w, EventKind::GaveUp, why);

@@ -150,7 +150,7 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
 
     // The truth a worker cannot see: who the current primary (or a majority) says holds it.
     let truth_holder = state.primary.and_then(|p| {
-        let node = &state.nodes[usize::from(p)];
+        let node = &state.nodes[p.index()];
         node.keyspace.peek(lock_key, node.clock_ms(t)).map(|e| e.value.clone())
     });
     o.open("section", &[]).element("h2", &[], &m.t("player.workers"));
@@ -211,7 +211,7 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
             (false, _) => m.t("node.down"),
             (true, Role::Primary) => m.t("node.primary"),
             (true, Role::Replica { of }) => {
-                m.tf("node.replica", &[("name", &state.nodes[usize::from(of)].name)])
+                m.tf("node.replica", &[("name", &state.nodes[of.index()].name)])
             }
             (true, Role::Peer) => m.t("node.peer"),
         };
@@ -286,7 +286,7 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
     o.element("td", &[("data-testid", "last-fence")], &token_text(source, order.last_fence));
     o.element("td", &[], &order.updated_by).close("tr").close("tbody").close("table");
     if let Some(holder) = state.row_lock {
-        let name = &state.workers[usize::from(holder)].name;
+        let name = &state.workers[holder.index()].name;
         o.element("p", &[], &m.tf("db.row_lock", &[("name", name)]));
     }
     o.element("p", &[], &facts.join(" · ")).close("section");

@@ -160,7 +160,7 @@ fn readouts(
                 _ => m.tf("readout.node_lock", &[("lock", &lock)]),
             }
         };
-        out.push((Actor::Node(u8::try_from(i).unwrap_or(u8::MAX)), text));
+        out.push((Actor::Node(crate::sim::NodeId::at(i)), text));
     }
     // The database lane needs no readout: its last_fence steps are labelled.
     out
