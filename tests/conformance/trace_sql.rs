@@ -55,7 +55,7 @@ fn replay(port: u16, id: &str) -> Result<usize, String> {
     drop(setup);
     for event in trace.events() {
         let worker = match (event.actor, event.peer) {
-            (Actor::Worker(w), _) | (Actor::Db, Some(Actor::Worker(w))) => usize::from(w),
+            (Actor::Worker(w), _) | (Actor::Db, Some(Actor::Worker(w))) => w.index(),
             _ => continue,
         };
         let sql = matches!(
@@ -100,7 +100,8 @@ fn replay(port: u16, id: &str) -> Result<usize, String> {
                 .iter()
                 .find(|e| {
                     matches!(e.kind, EventKind::Wrote { .. })
-                        && e.peer == Some(Actor::Worker(worker as u8))
+                        && e.peer
+                            == Some(Actor::Worker(fencing_playground::sim::WorkerId::at(worker)))
                 })
                 .map_or(event.command.clone(), |e| e.command.clone());
             session.psql.send(&format!("{sent};"));
