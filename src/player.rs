@@ -342,7 +342,7 @@ impl Player {
             .filter(|(i, p)| !self.prompts_done.contains(i) && self.prompt_applies(p))
             .filter_map(|(_, p)| crate::catalogue::narration::anchor_event(&self.trace, &p.at))
             .collect();
-        stops.sort_unstable();
+        crate::sim::order::sort(&mut stops);
         stops
     }
 

@@ -35,7 +35,7 @@ pub fn resolve(trace: &Trace) -> Vec<(usize, Option<usize>)> {
         .enumerate()
         .map(|(i, narration)| (i, anchor_event(trace, &narration.at)))
         .collect();
-    resolved.sort_by_key(|&(i, event)| (event.unwrap_or(usize::MAX), i));
+    crate::sim::order::sort_by_key(&mut resolved, |&(i, event)| (event.unwrap_or(usize::MAX), i));
     resolved
 }
 

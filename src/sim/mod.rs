@@ -9,6 +9,7 @@
 pub mod check;
 pub mod event;
 pub mod id;
+pub mod order;
 pub mod prng;
 pub mod redis;
 pub mod render;

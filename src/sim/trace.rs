@@ -216,12 +216,14 @@ impl Trace {
                 let (from_ms, to_ms) = (a_from.max(b_from), a_to.min(b_to));
                 if a != b && from_ms < to_ms {
                     let mut workers = vec![name(a), name(b)];
-                    workers.sort();
+                    crate::sim::order::sort(&mut workers);
                     summary.overlaps.push(Overlap { workers, from_ms, to_ms });
                 }
             }
         }
-        summary.overlaps.sort_by(|x, y| (x.from_ms, &x.workers).cmp(&(y.from_ms, &y.workers)));
+        crate::sim::order::sort_by(&mut summary.overlaps, |x, y| {
+            (x.from_ms, &x.workers).cmp(&(y.from_ms, &y.workers))
+        });
         summary
     }
 }

@@ -218,7 +218,7 @@ const LAYERS: &[&[&str]] = &[
 /// The model's own layers, the same way.
 const SIM_LAYERS: &[&[&str]] = &[
     &["prng", "scenario", "redis", "sql", "id"],
-    &["token", "script", "event", "state"],
+    &["token", "script", "event", "state", "order"],
     &["check"],
     &["world"],
     &["trace"],

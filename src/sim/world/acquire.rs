@@ -501,7 +501,7 @@ impl<'s> World<'s> {
                         }
                     })
                     .collect();
-                ack_times.sort_unstable();
+                crate::sim::order::sort(&mut ack_times);
                 let wanted = usize::try_from(replicas.max(0)).unwrap_or(usize::MAX);
                 let limit = if timeout_ms == 0 {
                     self.scenario.until_ms

@@ -67,7 +67,7 @@ pub fn run(scenario: &Scenario, recording: Recording) -> Output {
             belief_spans.push((WorkerId::at(w), *since, end_ms));
         }
     }
-    belief_spans.sort_unstable();
+    crate::sim::order::sort(&mut belief_spans);
     Output {
         events: world.events,
         frames: world.frames,
