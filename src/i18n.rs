@@ -6,7 +6,7 @@
 //! scenario and quiz files themselves, so the English source is never duplicated.
 //! Pure: the shell fetches packs and stores the choice.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sim::order::{SortedMap, SortedSet};
 
 use crate::json::Value;
 pub use crate::lang::Lang;
@@ -21,7 +21,7 @@ pub const EN_UI: &str = include_str!(concat!(env!("OUT_DIR"), "/en-main.json"));
 pub const EN_LAB: &str = include_str!(concat!(env!("OUT_DIR"), "/en-lab.json"));
 
 /// A language pack: key to template.
-pub type Pack = BTreeMap<String, String>;
+pub type Pack = SortedMap<String, String>;
 
 /// Parses a pack file: one JSON object of strings (nested objects are not used).
 pub fn parse_pack(text: &str) -> Result<Pack, String> {
@@ -48,8 +48,8 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
 }
 
 /// The placeholder names a template uses.
-pub fn placeholders(template: &str) -> BTreeSet<String> {
-    let mut names = BTreeSet::new();
+pub fn placeholders(template: &str) -> SortedSet<String> {
+    let mut names = SortedSet::new();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
@@ -217,7 +217,10 @@ mod tests {
         assert_eq!(fill("step {n} of {m}", &[("n", "3"), ("m", "11")]), "step 3 of 11");
         assert_eq!(fill("{missing} stays", &[]), "{missing} stays");
         assert_eq!(fill("unclosed {brace", &[("brace", "x")]), "unclosed {brace");
-        assert_eq!(placeholders("{a} and {b} and {a}").into_iter().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(
+            placeholders("{a} and {b} and {a}").iter().cloned().collect::<Vec<_>>(),
+            ["a", "b"]
+        );
         assert!(placeholders("{ not a name }").is_empty());
     }
 

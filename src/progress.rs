@@ -4,7 +4,7 @@
 //! is reported so the shell can reset it with a visible notice. Pure text in, text out;
 //! the shell does the storing.
 
-use std::collections::BTreeMap;
+use crate::sim::order::SortedMap;
 
 use crate::json::{Out, Value};
 
@@ -28,7 +28,7 @@ pub struct Answer {
 /// Question id to its answers.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct Progress {
-    pub answers: BTreeMap<String, Answer>,
+    pub answers: SortedMap<String, Answer>,
 }
 
 /// What was found in storage.
@@ -104,15 +104,14 @@ impl Progress {
 
     /// Records an answer and returns it as it now stands.
     pub fn record(&mut self, question: &str, correct: bool) -> Answer {
-        let answer = self
-            .answers
-            .entry(question.to_owned())
-            .and_modify(|a| {
-                a.correct = correct;
-                a.attempts = a.attempts.saturating_add(1);
-            })
-            .or_insert(Answer { correct, first_correct: correct, attempts: 1 });
-        *answer
+        if let Some(a) = self.answers.get_mut(question) {
+            a.correct = correct;
+            a.attempts = a.attempts.saturating_add(1);
+            return *a;
+        }
+        let answer = Answer { correct, first_correct: correct, attempts: 1 };
+        self.answers.insert(question.to_owned(), answer);
+        answer
     }
 
     /// Questions whose latest answer is right.
@@ -167,7 +166,8 @@ mod tests {
                     "clock-jump".to_owned(),
                     Answer { correct: true, first_correct: true, attempts: 1 }
                 )]
-                .into()
+                .into_iter()
+                .collect()
             })
         );
         assert_eq!(Progress::read(None), Stored::Nothing);

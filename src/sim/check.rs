@@ -6,7 +6,7 @@
 //! granted (`lease seq`), which the workers themselves cannot see.
 
 use crate::sim::id::WorkerId;
-use std::collections::BTreeMap;
+use crate::sim::order::SortedMap;
 
 use crate::sim::event::{Note, Property, WarningKind};
 use crate::sim::scenario::TokenSource;
@@ -58,12 +58,12 @@ struct LeaseRecord {
 #[derive(Clone, Debug)]
 struct TokenIndex<V> {
     ascending: Vec<(i64, V)>,
-    others: BTreeMap<i64, V>,
+    others: SortedMap<i64, V>,
 }
 
 impl<V> Default for TokenIndex<V> {
     fn default() -> Self {
-        TokenIndex { ascending: Vec::new(), others: BTreeMap::new() }
+        TokenIndex { ascending: Vec::new(), others: SortedMap::new() }
     }
 }
 

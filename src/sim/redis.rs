@@ -6,7 +6,7 @@
 //! replication, crashes or workers (see `world`), and never reads a clock: the caller
 //! passes the node's wall-clock time in every call.
 
-use std::collections::BTreeMap;
+use crate::sim::order::SortedMap;
 use std::fmt::Write as _;
 
 /// A reply as RESP2 carries it.
@@ -258,7 +258,7 @@ impl Effects {
 /// One node's data.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct Keyspace {
-    entries: BTreeMap<String, Entry>,
+    entries: SortedMap<String, Entry>,
 }
 
 impl Keyspace {
@@ -430,8 +430,10 @@ impl Keyspace {
                                 self.entries.insert(key.clone(), entry);
                             }
                         }
-                        let entry = &self.entries[key];
-                        effects.record(|| Effect::Put { key: key.clone(), entry: entry.clone() });
+                        if let Some(entry) = self.entries.get(key) {
+                            effects
+                                .record(|| Effect::Put { key: key.clone(), entry: entry.clone() });
+                        }
                         Reply::Int(next)
                     }
                 }

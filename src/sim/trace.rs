@@ -5,7 +5,7 @@
 //! derived views; it never re-simulates and is never edited after it is built.
 
 use crate::sim::id::WorkerId;
-use std::collections::BTreeMap;
+use crate::sim::order::SortedMap;
 
 use crate::sim::event::{Actor, Event, EventKind};
 use crate::sim::scenario::Scenario;
@@ -17,7 +17,7 @@ pub struct Trace {
     scenario: Scenario,
     events: Vec<Event>,
     frames: Vec<State>,
-    lanes: BTreeMap<Actor, Vec<u32>>,
+    lanes: SortedMap<Actor, Vec<u32>>,
     belief_spans: Vec<(WorkerId, u64, u64)>,
     truncated: bool,
 }
@@ -66,9 +66,9 @@ pub struct Overlap {
 
 impl Trace {
     pub fn new(scenario: Scenario, output: Output) -> Trace {
-        let mut lanes: BTreeMap<Actor, Vec<u32>> = BTreeMap::new();
+        let mut lanes: SortedMap<Actor, Vec<u32>> = SortedMap::new();
         for event in &output.events {
-            lanes.entry(event.actor).or_default().push(event.id);
+            lanes.get_or_insert_with(event.actor, Vec::new).push(event.id);
         }
         Trace {
             scenario,
@@ -160,7 +160,7 @@ impl Trace {
             overlaps: Vec::new(),
         };
         // The worker a database write belongs to is the one named in its statement.
-        let mut token_of_lock: BTreeMap<WorkerId, Option<i64>> = BTreeMap::new();
+        let mut token_of_lock: SortedMap<WorkerId, Option<i64>> = SortedMap::new();
         for event in &self.events {
             match (&event.kind, event.actor) {
                 (EventKind::Granted { token }, Actor::Worker(w)) => {

@@ -1,8 +1,8 @@
 //! Messages in the views: a context holding the current language's messages, the cache of
 //! language packs, and the fetch of a pack from `i18n/<code>.json` next to the page.
 
+use crate::sim::order::SortedMap;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -20,7 +20,7 @@ pub(crate) fn use_i18n() -> Rc<Messages> {
 }
 
 thread_local! {
-    static PACKS: RefCell<BTreeMap<Lang, Pack>> = const { RefCell::new(BTreeMap::new()) };
+    static PACKS: RefCell<SortedMap<Lang, Pack>> = const { RefCell::new(SortedMap::new()) };
 }
 
 /// Makes a pack available without fetching it (tests, or a host that inlines packs).

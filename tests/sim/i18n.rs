@@ -7,7 +7,7 @@ use fencing_playground::i18n::{self, Lang, content_keys, parse_pack, placeholder
 fn pack(lang: Lang) -> BTreeMap<String, String> {
     let path = format!("{}/static/i18n/{}.json", env!("CARGO_MANIFEST_DIR"), lang.code());
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_pack(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+    parse_pack(&text).unwrap_or_else(|e| panic!("{path}: {e}")).into_iter().collect()
 }
 
 #[test]

@@ -72,5 +72,5 @@ pub(crate) fn pack(code: &str) -> std::collections::BTreeMap<String, String> {
     }
     let path = format!("{}/static/i18n/{code}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("language pack");
-    fencing_playground::i18n::parse_pack(&text).expect("pack parses")
+    fencing_playground::i18n::parse_pack(&text).expect("pack parses").into_iter().collect()
 }

@@ -217,8 +217,9 @@ const LAYERS: &[&[&str]] = &[
 
 /// The model's own layers, the same way.
 const SIM_LAYERS: &[&[&str]] = &[
-    &["prng", "scenario", "redis", "sql", "id"],
-    &["token", "script", "event", "state", "order"],
+    &["order", "id"],
+    &["prng", "scenario", "redis", "sql"],
+    &["token", "script", "event", "state"],
     &["check"],
     &["world"],
     &["trace"],

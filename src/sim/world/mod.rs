@@ -9,12 +9,13 @@
 use crate::sim::check::Checker;
 use crate::sim::event::Event;
 use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::order::SortedSet;
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Effect, Keyspace};
 use crate::sim::scenario::{Fault, RedisSetup, Scenario, TokenSource, Topology, WorkerSetup};
 use crate::sim::state::{Activity, NodeState, OrderRow, Phase, Role, State, WorkerState};
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::BinaryHeap;
 
 mod acquire;
 mod cluster;
@@ -153,7 +154,7 @@ struct World<'s> {
     batches: Vec<Batch>,
     persisted: Vec<Persisted>,
     lease_seq: u32,
-    lost_replies: BTreeSet<(WorkerId, usize, u32)>,
+    lost_replies: SortedSet<(WorkerId, usize, u32)>,
     names: Vec<String>,
     checker: Checker,
     events: Vec<Event>,
@@ -222,7 +223,7 @@ impl<'s> World<'s> {
             batches: Vec::new(),
             persisted,
             lease_seq: 0,
-            lost_replies: BTreeSet::new(),
+            lost_replies: SortedSet::new(),
             checker: Checker::new(scenario.tokens),
             // About one event per step, plus each worker's last event and each fault's:
             // reserving it spares a long run the copies of a growing vector (retries and
