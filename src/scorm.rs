@@ -7,7 +7,7 @@
 //! (the shell does, with the calls this returns) and never reads a clock (times are
 //! arguments).
 
-use std::collections::BTreeSet;
+use crate::sim::order::SortedSet;
 
 use crate::json::{Out, Value};
 use crate::progress::Progress;
@@ -198,7 +198,7 @@ impl Config {
 pub struct Suspended {
     pub quiz: Progress,
     /// Scenarios whose end the learner reached.
-    pub done: BTreeSet<String>,
+    pub done: SortedSet<String>,
 }
 
 impl Suspended {

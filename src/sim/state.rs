@@ -55,7 +55,7 @@ pub enum Role {
     Peer,
 }
 
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct OrderRow {
     pub id: i64,
     pub status: String,

@@ -16,6 +16,17 @@ pub fn token_text(source: TokenSource, token: i64) -> String {
     }
 }
 
+/// A token back from its text (`token_text`'s inverse), as a row's `last_fence` holds it.
+pub fn token_from_text(source: TokenSource, text: &str) -> Option<i64> {
+    match source {
+        TokenSource::Uuid => {
+            let hex: String = text.chars().filter(|&c| c != '-').collect();
+            u64::from_str_radix(&hex, 16).ok().and_then(|n| i64::try_from(n).ok())
+        }
+        _ => text.parse().ok(),
+    }
+}
+
 /// The token as a SQL literal.
 pub fn token_sql(source: TokenSource, token: i64) -> String {
     match source {

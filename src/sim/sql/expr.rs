@@ -31,13 +31,13 @@ impl SqlError {
 
 // ---- expressions --------------------------------------------------------------------------
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Name {
     pub(crate) text: String,
     pub(crate) pos: usize,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Expr {
     Int {
         text: String,

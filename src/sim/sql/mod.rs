@@ -1,7 +1,7 @@
-//! The PostgreSQL-subset engine the SQL console runs on, compared with PostgreSQL 15 by
-//! the conformance tests. It lives in the model, for any number of sessions, because the
-//! simulator's order row is to run on it too (done on the branch `sim-on-engine`, waiting
-//! for room on the main page; see the README). It parses (CREATE TABLE, INSERT, SELECT ... WHERE ...
+//! The PostgreSQL-subset engine behind every SQL statement the playground shows: the
+//! simulator's order row (its reads, the fenced UPDATE, row locks, transactions) and the
+//! consoles run on it, so the fence that decides a write is the code the conformance
+//! tests compare with PostgreSQL 15. It parses (CREATE TABLE, INSERT, SELECT ... WHERE ...
 //! [ORDER BY] [FOR UPDATE], UPDATE ... SET ... WHERE, BEGIN, COMMIT, ROLLBACK, `$n`
 //! parameters), type-checks as PostgreSQL's parse analysis does, and runs READ COMMITTED
 //! with row locks for any number of sessions.
@@ -9,6 +9,7 @@
 //! get "not supported here", never a guess. It prints nothing: psql's text is the
 //! console's (`console::sql`), the trace's text is the simulator's.
 
+pub(crate) mod built;
 mod expr;
 mod lex;
 mod parse;
@@ -35,8 +36,29 @@ impl Session {
     }
 }
 
-/// What psql prints for a statement that succeeded, kept as data until the console shows
-/// it (a row count is read without formatting the tag).
+/// A statement parsed once and run many times with `$n` parameters (the simulator's
+/// statements). The trace shows `text`: the template with each parameter written in as a
+/// SQL literal, which is what the conformance test sends to PostgreSQL.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    statement: Arc<Statement>,
+    template: String,
+}
+
+/// What running a prepared statement did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Exec {
+    /// It finished: `count` rows updated, inserted or selected, and what psql prints for it
+    /// (a SELECT's rows as `a|b`, or a tag such as `UPDATE 0`).
+    Done { count: usize, reply: Reply },
+    /// It waits for a row lock this session holds; nothing of it happened.
+    Blocked(Session),
+    /// It failed with this psql error line; a transaction block is now aborted.
+    Failed(String),
+}
+
+/// What psql prints for a statement that succeeded, kept as data until it is shown (a
+/// simulation that records no text never formats it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
     /// A SELECT's rows, as `a|b`.
@@ -55,6 +77,53 @@ impl Reply {
             Reply::Count(tag, n) => vec![format!("{tag} {n}")],
             Reply::Tag(tag) => vec![(*tag).to_owned()],
         }
+    }
+}
+
+impl Prepared {
+    /// A statement built with its text by `built` (no parsing).
+    pub(crate) fn from_tree(statement: Statement, template: String) -> Prepared {
+        Prepared { statement: Arc::new(statement), template }
+    }
+
+    /// Whether both run the same syntax tree (for the test of `built`).
+    #[cfg(test)]
+    pub(crate) fn same_tree(&self, other: &Prepared) -> bool {
+        self.statement == other.statement
+    }
+
+    /// Parses `template`; its error is psql's line for it.
+    pub fn new(template: &str) -> Result<Prepared, String> {
+        let statement = parse(template, Terminator::EndOfInput).map_err(|e| e.render())?;
+        Ok(Prepared { statement: Arc::new(statement), template: template.to_owned() })
+    }
+
+    /// The statement as it ran with `params`: every `$n` outside quotes replaced by its
+    /// value as a SQL literal (`34`, `'paid'`, `NULL`).
+    pub fn text(&self, params: &[Value]) -> String {
+        let mut out = String::with_capacity(self.template.len() + 16);
+        let mut rest = self.template.as_str();
+        let mut quoted = false;
+        while let Some(c) = rest.chars().next() {
+            let digits = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
+            if c == '$' && !quoted && digits > 0 {
+                let value = rest[1..=digits]
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| n.checked_sub(1))
+                    .and_then(|i| params.get(i));
+                match value {
+                    Some(value) => out.push_str(&literal_text(value)),
+                    None => out.push_str(&rest[..=digits]),
+                }
+                rest = &rest[1 + digits..];
+                continue;
+            }
+            quoted ^= c == '\'';
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+        out
     }
 }
 
@@ -89,6 +158,149 @@ impl Database {
 
     pub(crate) fn state(&self, session: Session) -> Option<&SessionState> {
         self.sessions.get(session.index())
+    }
+
+    /// Runs a prepared statement in `session` as PostgreSQL would under READ COMMITTED:
+    /// outside a transaction block it commits at once; a row locked by another session
+    /// makes it wait (`Blocked`, and it leaves no trace: run it again once the holder's
+    /// transaction ends, and it re-reads the newest committed row). The simulator's
+    /// table has one row, so a statement never waits after changing another.
+    pub fn exec(&mut self, session: Session, prepared: &Prepared, params: &[Value]) -> Exec {
+        let tx = self.state(session).map_or(Tx::Idle, |s| s.tx);
+        if tx == Tx::Aborted
+            && !matches!(*prepared.statement, Statement::Commit | Statement::Rollback)
+        {
+            return Exec::Failed(
+                "ERROR:  current transaction is aborted, commands ignored until end of transaction block"
+                    .to_owned(),
+            );
+        }
+        let done = |tag: &'static str| Exec::Done { count: 0, reply: Reply::Tag(tag) };
+        match &*prepared.statement {
+            Statement::Begin(tag) => {
+                self.state_mut(session).tx = Tx::InBlock;
+                done(tag)
+            }
+            Statement::Commit => {
+                let tag = if tx == Tx::Aborted { "ROLLBACK" } else { "COMMIT" };
+                self.finish(session, tx != Tx::Aborted);
+                done(tag)
+            }
+            Statement::Rollback => {
+                self.finish(session, false);
+                done("ROLLBACK")
+            }
+            _ => {
+                let mut work = Work::new(Arc::clone(&prepared.statement));
+                match self.step(session, &mut work, params) {
+                    Step::Done(reply) => {
+                        if tx == Tx::Idle {
+                            self.finish(session, true);
+                        }
+                        let count = match &reply {
+                            Reply::Rows(rows) => rows.len(),
+                            Reply::Count(_, n) => *n,
+                            Reply::Tag(_) => 0,
+                        };
+                        Exec::Done { count, reply }
+                    }
+                    Step::Blocked(holder) => Exec::Blocked(holder),
+                    Step::Failed(error) => {
+                        self.finish(session, false);
+                        if tx == Tx::InBlock {
+                            self.state_mut(session).tx = Tx::Aborted;
+                        }
+                        Exec::Failed(error.render())
+                    }
+                }
+            }
+        }
+    }
+
+    /// The row of `table` whose primary key is `key`, as `session` sees it (its own
+    /// uncommitted version, else the committed one).
+    pub fn row(&self, session: Session, table: &str, key: i64) -> Option<&[Value]> {
+        let table = self.tables.iter().find(|t| t.name == table)?;
+        let k = table.key()?;
+        table.rows.iter().find_map(|row| {
+            row.visible(session)
+                .filter(|v| v.values.get(k) == Some(&Value::Int(key)))
+                .map(|v| v.values.as_slice())
+        })
+    }
+
+    /// That row as committed: what a session without a transaction sees.
+    pub fn committed(&self, table: &str, key: i64) -> Option<&[Value]> {
+        self.version(table, key, |row| row.committed.as_ref())
+    }
+
+    /// That row's uncommitted version (its lock holder's), if it has one.
+    pub fn pending(&self, table: &str, key: i64) -> Option<&[Value]> {
+        self.version(table, key, |row| row.pending.as_ref())
+    }
+
+    fn version(
+        &self,
+        table: &str,
+        key: i64,
+        pick: impl Fn(&Row) -> Option<&Version>,
+    ) -> Option<&[Value]> {
+        let table = self.tables.iter().find(|t| t.name == table)?;
+        let k = table.key()?;
+        table.rows.iter().find_map(|row| {
+            pick(row)
+                .filter(|v| v.values.get(k) == Some(&Value::Int(key)))
+                .map(|v| v.values.as_slice())
+        })
+    }
+
+    /// The session holding the lock on that row, if any.
+    pub fn holder(&self, table: &str, key: i64) -> Option<Session> {
+        let table = self.tables.iter().find(|t| t.name == table)?;
+        let k = table.key()?;
+        table.rows.iter().find_map(|row| {
+            let mine = [row.committed.as_ref(), row.pending.as_ref()]
+                .into_iter()
+                .flatten()
+                .any(|v| v.values.get(k) == Some(&Value::Int(key)));
+            if mine { row.locked_by } else { None }
+        })
+    }
+
+    /// Whether the conditions of the statement's WHERE clause (its top-level AND terms)
+    /// that mention `column` hold on the row `session` sees with primary key `key`:
+    /// `Some(true)` when there is none. `None` when that row is not there or a condition
+    /// cannot be evaluated. This is how a caller tells which condition turned an UPDATE
+    /// away, using the engine's own evaluation.
+    pub fn conditions_hold(
+        &self,
+        session: Session,
+        prepared: &Prepared,
+        params: &[Value],
+        key: i64,
+        column: &str,
+    ) -> Option<bool> {
+        let (table, filter) = match &*prepared.statement {
+            Statement::Update { table, filter, .. } | Statement::Select { table, filter, .. } => {
+                (table, filter.as_ref())
+            }
+            _ => return None,
+        };
+        let Some(filter) = filter else { return Some(true) };
+        let t = self.table_index(table).ok()?;
+        let row = self.row(session, &table.text, key)?;
+        let mut terms = Vec::new();
+        conjuncts(filter, &mut terms);
+        let mut holds = true;
+        for term in terms {
+            let mut names = Vec::new();
+            column_names(term, &mut names);
+            if names.contains(&column) {
+                let value = eval(term, row, &self.tables[t].columns, params).ok()?;
+                holds &= value == Value::Bool(true);
+            }
+        }
+        Some(holds)
     }
 
     /// Commits or rolls back the session's changes and releases its row locks.

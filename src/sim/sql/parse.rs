@@ -12,13 +12,13 @@ pub(crate) enum RowLock {
     ForUpdate,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum SelectItem {
     Star,
     Column(Name),
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ColumnDef {
     pub(crate) name: String,
     pub(crate) ty: Type,
@@ -28,7 +28,7 @@ pub(crate) struct ColumnDef {
     pub(crate) default: Option<Expr>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Statement {
     Create {
         table: Name,

@@ -86,7 +86,7 @@ impl<'s> World<'s> {
         self.set_belief(w, None);
         // PostgreSQL aborts the transaction of a dropped connection.
         if self.state.workers[w.index()].in_txn {
-            self.end_txn(w);
+            self.abort_txn(w);
         }
     }
 

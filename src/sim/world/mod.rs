@@ -27,7 +27,7 @@ mod services;
 mod worker;
 
 use cluster::{Batch, Persisted};
-pub use order::{CREATE_ORDERS, CREATE_ORDERS_UUID, setup_sql, setup_statements};
+pub use order::{setup_sql, setup_statements};
 /// No run may record more events than this; a scenario that would is cut short (and its
 /// trace says so). Frames cost memory, so a recorded run gets a lower limit.
 pub const EVENTS_MAX: usize = 1_000_000;
@@ -164,7 +164,10 @@ struct World<'s> {
     last_write_event: Option<u32>,
     /// How many workers believed they held the lock after the last change.
     overlapping: usize,
+    /// The workers waiting for the row lock.
     blocked: Vec<WorkerId>,
+    /// The order table, in the SQL engine; `state.order` is its copy for the inspector.
+    db: crate::sim::sql::Database,
     open_spans: Vec<Option<u64>>,
     closed_spans: Vec<(WorkerId, u64, u64)>,
     /// The worker whose step or watchdog is being applied (the peer of service events).
@@ -191,18 +194,20 @@ impl<'s> World<'s> {
                 ..Persisted::default()
             })
             .collect();
+        let order = OrderRow {
+            id: scenario.sql.order_id,
+            status: "pending".to_owned(),
+            amount: scenario.sql.amount,
+            last_fence: scenario.sql.last_fence,
+            updated_by: String::new(),
+        };
+        let db = order::new_database(&order, scenario.tokens);
         let state = State {
             now_ms: 0,
             nodes,
             primary,
             token_counter: setup.fence_start,
-            order: OrderRow {
-                id: scenario.sql.order_id,
-                status: "pending".to_owned(),
-                amount: scenario.sql.amount,
-                last_fence: scenario.sql.last_fence,
-                updated_by: String::new(),
-            },
+            order,
             row_lock: None,
             charges: Vec::new(),
             idempotency_keys: Vec::new(),
@@ -238,6 +243,7 @@ impl<'s> World<'s> {
             last_write_event: None,
             overlapping: 0,
             blocked: Vec::new(),
+            db,
             open_spans: vec![None; scenario.workers.len()],
             closed_spans: Vec::new(),
             acting: None,

@@ -1,5 +1,8 @@
-//! The order table: reads, the fenced UPDATE, row locks under READ COMMITTED and
-//! transactions. It never talks to Redis.
+//! The order table: the workers' reads, the fenced UPDATE, row locks under READ COMMITTED
+//! and transactions, every statement run by the SQL engine (`sim::sql`) that the consoles
+//! use and the conformance tests compare with PostgreSQL. It keeps the world's copy of the
+//! row (`State::order`, what the inspector shows) equal to the engine's. It never talks to
+//! Redis, and it decides no statement's outcome itself.
 
 use super::World;
 use super::record::Said;
@@ -8,19 +11,280 @@ use crate::sim::check::{WriteFact, secs};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::WorkerId;
 use crate::sim::scenario::{Compare, Guard, Scenario, StatusCheck, TokenSource, WriteHow};
+use crate::sim::sql::built::{self, Column, Constraint, Operator};
+use crate::sim::sql::{Database, Exec, Prepared, RowLock, Session, Value};
 use crate::sim::state::{Activity, OrderRow};
-use crate::sim::token::{token_sql, token_text};
+use crate::sim::token::{token_from_text, token_text};
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+/// The table every run starts with; `last_fence` is text where tokens are random
+/// (UUID-like text compares byte by byte, as PostgreSQL compares uuid values).
+fn create_orders(last_fence: Column) -> Prepared {
+    built::create_table(
+        ORDERS,
+        &[
+            ("id", Column::Bigint, Constraint::PrimaryKey),
+            ("status", Column::Text, Constraint::NotNull),
+            ("amount", Column::Bigint, Constraint::NotNull),
+            ("last_fence", last_fence, Constraint::NotNull),
+            ("updated_by", Column::Text, Constraint::None),
+        ],
+    )
+}
+
+/// The columns in `CREATE_ORDERS`' order.
+const ID: usize = 0;
+const STATUS: usize = 1;
+const AMOUNT: usize = 2;
+const LAST_FENCE: usize = 3;
+const UPDATED_BY: usize = 4;
+
+/// The statements the simulator sends, parsed once per process (a run of the explorer's
+/// millions would otherwise spend more time parsing than simulating).
+struct Statements {
+    tables: [Database; 2],
+    insert: Prepared,
+    read: Prepared,
+    for_update: Prepared,
+    reread: Prepared,
+    begin: Prepared,
+    commit: Prepared,
+    rollback: Prepared,
+    /// Every UPDATE a write can send, by `UpdateShape::index`.
+    updates: Vec<Prepared>,
+}
+
+/// What an UPDATE sets and checks: its parameters are always `$1` status, `$2` token,
+/// `$3` writer, `$4` id, `$5` the required status; a shape uses some of them.
+#[derive(Clone, Copy)]
+struct UpdateShape {
+    token: bool,
+    writer: bool,
+    required_status: bool,
+    guard: Guard,
+}
+
+impl UpdateShape {
+    const COUNT: usize = 24;
+
+    fn index(self) -> usize {
+        let guard = match self.guard {
+            Guard::None => 0,
+            Guard::Lt => 1,
+            Guard::Le => 2,
+        };
+        usize::from(self.token)
+            | usize::from(self.writer) << 1
+            | usize::from(self.required_status) << 2
+            | guard << 3
+    }
+
+    fn of(index: usize) -> UpdateShape {
+        UpdateShape {
+            token: index & 1 != 0,
+            writer: index & 2 != 0,
+            required_status: index & 4 != 0,
+            guard: match index >> 3 {
+                0 => Guard::None,
+                1 => Guard::Lt,
+                _ => Guard::Le,
+            },
+        }
+    }
+
+    /// `UPDATE orders SET status = $1[, last_fence = $2][, updated_by = $3] WHERE id = $4
+    /// [AND status = $5][AND last_fence < $2 | <= $2]`.
+    fn statement(self) -> Prepared {
+        let mut sets = vec![("status", 1)];
+        if self.token {
+            sets.push(("last_fence", 2));
+        }
+        if self.writer {
+            sets.push(("updated_by", 3));
+        }
+        let mut conditions = vec![("id", Operator::Eq, 4)];
+        if self.required_status {
+            conditions.push(("status", Operator::Eq, 5));
+        }
+        match self.guard {
+            Guard::Lt => conditions.push(("last_fence", Operator::Lt, 2)),
+            Guard::Le => conditions.push(("last_fence", Operator::Le, 2)),
+            Guard::None => {}
+        }
+        built::update(ORDERS, &sets, &conditions)
+    }
+}
+
+fn statements() -> &'static Statements {
+    static STATEMENTS: OnceLock<Statements> = OnceLock::new();
+    STATEMENTS.get_or_init(|| {
+        let table = |last_fence: Column| {
+            let mut db = Database::new();
+            let outcome = db.exec(Session(0), &create_orders(last_fence), &[]);
+            debug_assert!(matches!(outcome, Exec::Done { .. }), "{outcome:?}");
+            db
+        };
+        let select =
+            |columns: &[&str], lock: RowLock| built::select(columns, ORDERS, ("id", 4), lock);
+        Statements {
+            tables: [table(Column::Bigint), table(Column::Text)],
+            insert: built::insert(ORDERS, &["id", "status", "amount", "last_fence"]),
+            read: select(&["status", "last_fence"], RowLock::None),
+            for_update: select(&["status", "last_fence"], RowLock::ForUpdate),
+            reread: select(&["last_fence", "updated_by"], RowLock::None),
+            begin: built::begin(),
+            commit: built::commit(),
+            rollback: built::rollback(),
+            updates: (0..UpdateShape::COUNT).map(|i| UpdateShape::of(i).statement()).collect(),
+        }
+    })
+}
+
+/// The order table of a new run, with its row.
+pub(super) fn new_database(row: &OrderRow, tokens: TokenSource) -> Database {
+    thread_local! {
+        // The explorer starts millions of runs of one scenario: the engine makes the table
+        // and its row once, and each run starts from a copy.
+        static LAST: RefCell<Option<(RowKey, Database)>> = const { RefCell::new(None) };
+    }
+    LAST.with_borrow_mut(|last| match last {
+        Some(((source, made_for), db)) if *source == tokens && made_for == row => db.clone(),
+        _ => {
+            let db = create_database(row, tokens);
+            *last = Some(((tokens, row.clone()), db.clone()));
+            db
+        }
+    })
+}
+
+/// What a new run's table depends on: the token source and the row.
+type RowKey = (TokenSource, OrderRow);
+
+fn create_database(row: &OrderRow, tokens: TokenSource) -> Database {
+    let sql = statements();
+    let mut db = sql.tables[usize::from(tokens == TokenSource::Uuid)].clone();
+    let params = [
+        Value::Int(row.id),
+        Value::Text(row.status.as_str().into()),
+        Value::Int(row.amount),
+        token_value(tokens, Some(row.last_fence)),
+    ];
+    let outcome = db.exec(Session(0), &sql.insert, &params);
+    debug_assert!(matches!(outcome, Exec::Done { .. }), "{outcome:?}");
+    db
+}
+
+/// The statements that create a run's order table and its row, as psql would take them
+/// (the conformance test starts PostgreSQL's copy of the table with them).
+pub fn setup_sql(scenario: &Scenario) -> [String; 2] {
+    let sql = &scenario.sql;
+    setup_statements(sql.order_id, sql.amount, sql.last_fence, scenario.tokens)
+}
+
+/// The same for a row with these values (the SQL console's "Create the orders table").
+pub fn setup_statements(id: i64, amount: i64, last_fence: i64, tokens: TokenSource) -> [String; 2] {
+    let create = create_orders(match tokens {
+        TokenSource::Uuid => Column::Text,
+        _ => Column::Bigint,
+    });
+    let params = [
+        Value::Int(id),
+        Value::Text("pending".into()),
+        Value::Int(amount),
+        token_value(tokens, Some(last_fence)),
+    ];
+    [create.text(&[]), statements().insert.text(&params)]
+}
+
+/// A token as the statement's parameter: a number, or a random token's text.
+fn token_value(tokens: TokenSource, token: Option<i64>) -> Value {
+    match (token, tokens) {
+        (None, _) => Value::Null,
+        (Some(t), TokenSource::Uuid) => Value::Text(token_text(tokens, t).into()),
+        (Some(t), _) => Value::Int(t),
+    }
+}
+
+/// The UPDATE a write sends, and its parameters.
+fn update(
+    tokens: TokenSource,
+    id: i64,
+    status: &str,
+    token: Option<i64>,
+    writer: Option<&str>,
+    guard: Guard,
+    required_status: Option<&str>,
+) -> (&'static Prepared, [Value; 5]) {
+    let shape = UpdateShape {
+        token: token.is_some(),
+        writer: writer.is_some(),
+        required_status: required_status.is_some(),
+        guard,
+    };
+    let params = [
+        Value::Text(status.into()),
+        token_value(tokens, token),
+        writer.map_or(Value::Null, |w| Value::Text(w.into())),
+        Value::Int(id),
+        required_status.map_or(Value::Null, |s| Value::Text(s.into())),
+    ];
+    (&statements().updates[shape.index()], params)
+}
+
+/// The parameters of a statement that names only the row (`$4`).
+fn row_params(id: i64) -> [Value; 4] {
+    [Value::Null, Value::Null, Value::Null, Value::Int(id)]
+}
 
 impl<'s> World<'s> {
     pub(super) fn order_row_for(&self, w: WorkerId) -> &OrderRow {
         self.state.workers[w.index()].txn_row.as_ref().unwrap_or(&self.state.order)
     }
 
+    /// Runs a statement in worker `w`'s session and brings the world's copy of the row up
+    /// to date with the engine's.
+    fn sql(&mut self, w: WorkerId, statement: &Prepared, params: &[Value]) -> Exec {
+        let outcome = self.db.exec(Session(w.0), statement, params);
+        self.sync_row(w);
+        outcome
+    }
+
+    /// The statement as the trace shows it (nothing when events carry no text).
+    fn sql_text(&self, statement: &Prepared, params: &[Value]) -> String {
+        self.text(|| statement.text(params))
+    }
+
+    fn sync_row(&mut self, w: WorkerId) {
+        let id = self.state.order.id;
+        let tokens = self.scenario.tokens;
+        if let Some(values) = self.db.committed(ORDERS, id) {
+            copy_row(values, &mut self.state.order, tokens);
+        }
+        let holder = self.db.holder(ORDERS, id).map(|s| WorkerId(s.0));
+        self.state.row_lock = holder;
+        let mine = match holder == Some(w) {
+            true => self.db.pending(ORDERS, id),
+            false => None,
+        };
+        let ws = &mut self.state.workers[w.index()];
+        match mine {
+            Some(values) => {
+                copy_row(values, ws.txn_row.get_or_insert_with(OrderRow::default), tokens)
+            }
+            None => ws.txn_row = None,
+        }
+    }
+
     pub(super) fn step_read(&mut self, w: WorkerId, compare: Compare) {
-        let row = self.order_row_for(w).clone();
+        let sql = statements();
+        let params = row_params(self.state.order.id);
+        let outcome = self.sql(w, &sql.read, &params);
+        let row = self.order_row_for(w);
+        let last_fence = row.last_fence;
         let token = self.state.workers[w.index()].lease.as_ref().and_then(|l| l.token);
         let stale = match (compare, token) {
-            (Compare::Token, Some(t)) => row.last_fence >= t,
+            (Compare::Token, Some(t)) => last_fence >= t,
             (Compare::Token, None) => true,
             (Compare::No, _) => false,
         };
@@ -31,16 +295,10 @@ impl<'s> World<'s> {
             .find(|o| o.name == self.object_name())
             .map(|o| o.etag.clone());
         self.state.workers[w.index()].etag_seen = etag;
-        let command = format!("SELECT status, last_fence FROM orders WHERE id = {}", row.id);
-        let reply = format!("{}|{}", row.status, row.last_fence);
+        let command = self.sql_text(&sql.read, &params);
+        let reply = self.text(|| reply_text(&outcome));
         let causes = self.last_write_event.into_iter().collect();
-        self.emit(
-            Actor::Worker(w),
-            EventKind::Read { last_fence: row.last_fence, stale },
-            command,
-            reply,
-            causes,
-        );
+        self.emit(Actor::Worker(w), EventKind::Read { last_fence, stale }, command, reply, causes);
         if stale {
             self.fenced_off(w);
         } else {
@@ -60,60 +318,62 @@ impl<'s> World<'s> {
         if self.handle_lost_reply_timeout(w, attempts, backoff_ms) {
             return;
         }
-        if let Some(holder) = self.state.row_lock.filter(|&h| h != w) {
-            self.block_on_row(w, holder);
-            return;
-        }
         let ws = &self.state.workers[w.index()];
         let name = self.name(w);
         let lease = ws.lease.as_ref().map(|l| l.seq);
         let grant_event = ws.lease.as_ref().map(|l| l.granted_by);
-        let in_txn = ws.in_txn;
         let (token, guard, status_check) = self.statement_parts(w, how);
-        let row = self.order_row_for(w);
         let required_status = match (from, status_check) {
             (Some(from), _) => Some(from),
             (None, StatusCheck::Pending) => Some("pending"),
             (None, StatusCheck::Off) => None,
         };
-        let (fence_ok, status_ok) = conditions(row, guard, token, required_status);
-        let matched = fence_ok && status_ok;
-        let last_fence = row.last_fence;
-        let was_paid = row.status == "paid";
         // A set-state write records no writer: it only sets the status.
         let writer = (how != WriteHow::SetState).then_some(name);
-        let changed = matched
-            && (row.status != status
-                || token.is_some_and(|t| t != row.last_fence)
-                || writer.is_some_and(|n| n != row.updated_by));
-        let tokens = self.scenario.tokens;
-        let command = self.text(|| {
-            update_text(
-                row,
-                guard,
-                required_status,
-                status,
-                token.map(|t| token_sql(tokens, t)),
-                writer,
-            )
-        });
-        let rows = u32::from(matched);
+        let id = self.state.order.id;
+        let (statement, params) =
+            update(self.scenario.tokens, id, status, token, writer, guard, required_status);
+        let before = self.order_row_for(w);
+        let (last_fence, was_paid) = (before.last_fence, before.status == "paid");
+        // Whether a matching UPDATE changes anything (a write that changes nothing is not
+        // a stale write, whatever its token).
+        let would_change = before.status != status
+            || token.is_some_and(|t| t != before.last_fence)
+            || writer.is_some_and(|n| n != before.updated_by);
+        let outcome = self.sql(w, statement, &params);
+        let rows = match &outcome {
+            Exec::Done { count, .. } => *count,
+            Exec::Blocked(holder) => {
+                let command = self.sql_text(statement, &params);
+                return self.block_on_row(w, WorkerId(holder.0), command);
+            }
+            // The statements are the engine's subset with values of their columns' types;
+            // a failure would be a defect of this module, shown rather than hidden.
+            Exec::Failed(_) => 0,
+        };
+        let matched = rows > 0;
+        // Which condition turned the row away, as the engine evaluates it.
+        let fence_ok = matched
+            || guard == Guard::None
+            || self.db.conditions_hold(Session(w.0), statement, &params, id, "last_fence")
+                == Some(true);
+        let changed = matched && would_change;
+        let command = self.sql_text(statement, &params);
         let why = match matched || !self.texts() {
             true => Said::default(),
             false => self.rejection_why(w, token, fence_ok, required_status),
         };
-        if matched {
-            self.update_row(w, in_txn, status, token, writer.is_some());
-        }
         let mut causes: Vec<u32> = grant_event.into_iter().collect();
         if !matched {
             causes.extend(self.last_write_event);
         }
+        let reply = self.text(|| reply_text(&outcome));
+        let rows = u32::try_from(rows).unwrap_or(u32::MAX);
         let event = self.emit_because(
             Actor::Db,
             EventKind::Wrote { token, rows },
             command,
-            self.text(|| format!("UPDATE {rows}")),
+            reply,
             why,
             causes,
         );
@@ -145,7 +405,6 @@ impl<'s> World<'s> {
             (false, false) => self.rejected(w, Rejection::Fence),
         }
     }
-
     /// What the services learn from a write: a rejected worker's task (for the dead-letter
     /// queue), and a fenced write for the alert monitor.
     fn after_write(
@@ -172,35 +431,6 @@ impl<'s> World<'s> {
             WriteHow::Fenced => (token, self.scenario.sql.guard, self.scenario.sql.status_check),
             WriteHow::Unchecked => (token, Guard::None, StatusCheck::Off),
             WriteHow::Unfenced | WriteHow::SetState => (None, Guard::None, StatusCheck::Off),
-        }
-    }
-
-    /// Applies a matched UPDATE. Outside a transaction the row changes in place (its
-    /// strings keep their buffers); inside one the change stays private until COMMIT.
-    fn update_row(
-        &mut self,
-        w: WorkerId,
-        in_txn: bool,
-        status: &str,
-        token: Option<i64>,
-        record_writer: bool,
-    ) {
-        let name = self.name(w);
-        let target = if in_txn {
-            let copy = self.order_row_for(w).clone();
-            self.state.row_lock = Some(w);
-            self.state.workers[w.index()].txn_row.insert(copy)
-        } else {
-            &mut self.state.order
-        };
-        target.status.clear();
-        target.status.push_str(status);
-        if let Some(t) = token {
-            target.last_fence = t;
-        }
-        if record_writer {
-            target.updated_by.clear();
-            target.updated_by.push_str(name);
         }
     }
 
@@ -238,52 +468,33 @@ impl<'s> World<'s> {
     }
 
     pub(super) fn step_begin(&mut self, w: WorkerId) {
-        let ws = &mut self.state.workers[w.index()];
-        ws.in_txn = true;
-        ws.txn_row = None;
-        self.emit(
-            Actor::Worker(w),
-            EventKind::Began,
-            self.text(|| "BEGIN".to_owned()),
-            self.text(|| "BEGIN".to_owned()),
-            Vec::new(),
-        );
-        self.advance_after(w, 0, false);
+        self.state.workers[w.index()].in_txn = true;
+        self.sql(w, &statements().begin, &[]);
+        self.transaction_step(w, &statements().begin, EventKind::Began);
     }
 
-    /// COMMIT: the transaction's private row becomes the row.
+    /// COMMIT: the transaction's version of the row becomes the row.
     pub(super) fn step_commit(&mut self, w: WorkerId) {
-        let changed = self.state.workers[w.index()].txn_row.clone();
-        if let Some(row) = changed {
-            self.state.order = row;
-        }
-        self.end_txn(w);
-        self.emit(
-            Actor::Worker(w),
-            EventKind::Committed,
-            self.text(|| "COMMIT".to_owned()),
-            self.text(|| "COMMIT".to_owned()),
-            Vec::new(),
-        );
-        self.advance_after(w, 0, false);
+        self.end_txn(w, &statements().commit);
+        self.transaction_step(w, &statements().commit, EventKind::Committed);
     }
 
     pub(super) fn step_rollback(&mut self, w: WorkerId) {
-        self.end_txn(w);
-        self.emit(
-            Actor::Worker(w),
-            EventKind::RolledBack,
-            self.text(|| "ROLLBACK".to_owned()),
-            self.text(|| "ROLLBACK".to_owned()),
-            Vec::new(),
-        );
+        self.end_txn(w, &statements().rollback);
+        self.transaction_step(w, &statements().rollback, EventKind::RolledBack);
+    }
+
+    /// The event of BEGIN, COMMIT or ROLLBACK (already run), with the tag psql prints.
+    fn transaction_step(&mut self, w: WorkerId, statement: &Prepared, kind: EventKind) {
+        let text = self.sql_text(statement, &[]);
+        let reply = text.clone();
+        self.emit(Actor::Worker(w), kind, text, reply, Vec::new());
         self.advance_after(w, 0, false);
     }
 
-    pub(super) fn block_on_row(&mut self, w: WorkerId, holder: WorkerId) {
+    pub(super) fn block_on_row(&mut self, w: WorkerId, holder: WorkerId, command: String) {
         let holder_name = self.names[holder.index()].clone();
         let text = self.say("sim.blocked", vec![("name", holder_name)]);
-        let command = format!("UPDATE orders ... WHERE id = {}", self.state.order.id);
         self.emit(Actor::Worker(w), EventKind::WriteBlocked { holder }, command, text, Vec::new());
         self.state.workers[w.index()].activity = Activity::Blocked;
         self.cancel_step(w);
@@ -292,13 +503,15 @@ impl<'s> World<'s> {
         }
     }
 
-    pub(super) fn end_txn(&mut self, w: WorkerId) {
-        let ws = &mut self.state.workers[w.index()];
-        ws.in_txn = false;
-        ws.txn_row = None;
-        if self.state.row_lock == Some(w) {
-            self.state.row_lock = None;
-            // READ COMMITTED: each waiter re-runs its statement against the new row.
+    /// Ends `w`'s transaction with COMMIT or ROLLBACK (a crash or a worker's end rolls
+    /// back, as PostgreSQL does for a dropped connection). If it held the row's lock, each
+    /// waiter runs its statement again against the newest committed row, as READ
+    /// COMMITTED re-checks it.
+    pub(super) fn end_txn(&mut self, w: WorkerId, how: &Prepared) {
+        let held = self.state.row_lock == Some(w);
+        self.sql(w, how, &[]);
+        self.state.workers[w.index()].in_txn = false;
+        if held {
             let waiters = std::mem::take(&mut self.blocked);
             let now = self.state.now_ms;
             for waiter in waiters {
@@ -309,35 +522,43 @@ impl<'s> World<'s> {
         }
     }
 
+    /// A crash or a worker's end inside a transaction: PostgreSQL rolls it back.
+    pub(super) fn abort_txn(&mut self, w: WorkerId) {
+        self.end_txn(w, &statements().rollback);
+    }
+
     pub(super) fn step_select_for_update(&mut self, w: WorkerId) {
-        if let Some(holder) = self.state.row_lock.filter(|&h| h != w) {
-            self.block_on_row(w, holder);
-            return;
+        let sql = statements();
+        let params = row_params(self.state.order.id);
+        let outcome = self.sql(w, &sql.for_update, &params);
+        let command = self.sql_text(&sql.for_update, &params);
+        if let Exec::Blocked(holder) = outcome {
+            return self.block_on_row(w, WorkerId(holder.0), command);
         }
-        self.state.row_lock = Some(w);
-        let row = self.state.order.clone();
-        self.state.workers[w.index()].txn_row = Some(row.clone());
-        let command =
-            format!("SELECT status, last_fence FROM orders WHERE id = {} FOR UPDATE", row.id);
-        let reply = format!("{}|{}", row.status, row.last_fence);
+        let reply = self.text(|| reply_text(&outcome));
         self.emit(Actor::Worker(w), EventKind::LockedRow, command, reply, Vec::new());
         self.advance_after(w, 0, false);
     }
 
     pub(super) fn step_reread(&mut self, w: WorkerId) {
-        let row = self.state.order.clone();
+        let sql = statements();
+        let params = row_params(self.state.order.id);
+        let outcome = self.sql(w, &sql.reread, &params);
+        let row = self.order_row_for(w);
+        let (last_fence, updated_by) = (row.last_fence, row.updated_by.clone());
         let ws = &self.state.workers[w.index()];
         let token = ws.lease.as_ref().and_then(|l| l.token);
-        let already_applied = token == Some(row.last_fence) && row.updated_by == ws.name;
-        let command = format!("SELECT last_fence, updated_by FROM orders WHERE id = {}", row.id);
-        let reply = format!("{}|{}", row.last_fence, row.updated_by);
+        let already_applied = token == Some(last_fence) && updated_by == ws.name;
+        let command = self.sql_text(&sql.reread, &params);
+        let reply = self.text(|| reply_text(&outcome));
         let causes = self.last_write_event.into_iter().collect();
         let key = if already_applied { "sim.reread_mine" } else { "sim.reread_other" };
-        let why = self
-            .say(key, vec![("fence", row.last_fence.to_string()), ("by", row.updated_by.clone())]);
+        let tokens = self.scenario.tokens;
+        let why =
+            self.say(key, vec![("fence", token_text(tokens, last_fence)), ("by", updated_by)]);
         self.emit_because(
             Actor::Worker(w),
-            EventKind::Reread { already_applied, last_fence: row.last_fence },
+            EventKind::Reread { already_applied, last_fence },
             command,
             reply,
             why,
@@ -348,80 +569,148 @@ impl<'s> World<'s> {
     }
 }
 
-fn update_text(
-    row: &OrderRow,
-    guard: Guard,
-    required_status: Option<&str>,
-    status: &str,
-    token: Option<String>,
-    writer: Option<&str>,
-) -> String {
-    use std::fmt::Write as _;
-    // One buffer; writing into a String cannot fail.
-    let mut text = String::with_capacity(160);
-    let _ = write!(text, "UPDATE orders SET status = '{status}'");
-    if let Some(t) = &token {
-        let _ = write!(text, ", last_fence = {t}");
+/// The table the simulator's statements name.
+const ORDERS: &str = "orders";
+
+/// What psql prints for a statement: its rows (`paid|34`) or its tag (`UPDATE 1`), or
+/// its error.
+fn reply_text(outcome: &Exec) -> String {
+    match outcome {
+        Exec::Done { reply, .. } => reply.lines().join("\n"),
+        Exec::Blocked(_) => String::new(),
+        Exec::Failed(error) => error.clone(),
     }
-    if let Some(name) = writer {
-        let _ = write!(text, ", updated_by = '{name}'");
-    }
-    let _ = write!(text, " WHERE id = {}", row.id);
-    if let Some(required) = required_status {
-        let _ = write!(text, " AND status = '{required}'");
-    }
-    let token_sql = token.as_deref().unwrap_or("NULL");
-    match guard {
-        Guard::Lt => {
-            let _ = write!(text, " AND last_fence < {token_sql}");
-        }
-        Guard::Le => {
-            let _ = write!(text, " AND last_fence <= {token_sql}");
-        }
-        Guard::None => {}
-    }
-    text
 }
 
-/// The UPDATE's two conditions on `row`: the fence (`last_fence < NULL` is never true) and
-/// the required status.
-fn conditions(
-    row: &OrderRow,
-    guard: Guard,
-    token: Option<i64>,
-    required_status: Option<&str>,
-) -> (bool, bool) {
-    let fence_ok = match (guard, token) {
-        (Guard::None, _) => true,
-        (Guard::Lt, Some(t)) => row.last_fence < t,
-        (Guard::Le, Some(t)) => row.last_fence <= t,
-        (_, None) => false,
+/// Copies the engine's row into the world's (the inspector's) without new buffers.
+fn copy_row(values: &[Value], row: &mut OrderRow, tokens: TokenSource) {
+    let text = |i: usize| match values.get(i) {
+        Some(Value::Text(s)) => s,
+        _ => "",
     };
-    let status_ok = required_status.is_none_or(|required| row.status == required);
-    (fence_ok, status_ok)
-}
-
-/// The table a run's order row lives in, as PostgreSQL creates it (`last_fence` is text
-/// where tokens are random: UUID-like text compares byte by byte, as uuid values do).
-pub const CREATE_ORDERS: &str = "CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL, amount bigint NOT NULL, last_fence bigint NOT NULL, updated_by text)";
-pub const CREATE_ORDERS_UUID: &str = "CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL, amount bigint NOT NULL, last_fence text NOT NULL, updated_by text)";
-
-/// The statements that make a run's table and its row before the run, as psql takes them
-/// (the conformance test starts PostgreSQL's copy of the run's table with them).
-pub fn setup_sql(scenario: &Scenario) -> [String; 2] {
-    let sql = &scenario.sql;
-    setup_statements(sql.order_id, sql.amount, sql.last_fence, scenario.tokens)
-}
-
-/// The same for a row with these values (the SQL console's "Create the orders table").
-pub fn setup_statements(id: i64, amount: i64, last_fence: i64, tokens: TokenSource) -> [String; 2] {
-    let create = match tokens {
-        TokenSource::Uuid => CREATE_ORDERS_UUID,
-        _ => CREATE_ORDERS,
+    let int = |i: usize| match values.get(i) {
+        Some(Value::Int(n)) => Some(*n),
+        Some(Value::Text(s)) => token_from_text(tokens, s),
+        _ => None,
     };
-    let fence = token_sql(tokens, last_fence);
-    let insert = format!(
-        "INSERT INTO orders (id, status, amount, last_fence) VALUES ({id}, 'pending', {amount}, {fence})"
-    );
-    [create.to_owned(), insert]
+    row.id = int(ID).unwrap_or(row.id);
+    row.status.clear();
+    row.status.push_str(text(STATUS));
+    row.amount = int(AMOUNT).unwrap_or(row.amount);
+    row.last_fence = int(LAST_FENCE).unwrap_or(row.last_fence);
+    row.updated_by.clear();
+    row.updated_by.push_str(text(UPDATED_BY));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::sql::Reply;
+
+    #[test]
+    fn the_order_statements_parse_and_run() {
+        let sql = statements();
+        for tokens in [TokenSource::RedisIncr, TokenSource::Uuid] {
+            let row = OrderRow {
+                id: 42,
+                status: "pending".to_owned(),
+                amount: 100,
+                last_fence: 33,
+                updated_by: String::new(),
+            };
+            let mut db = new_database(&row, tokens);
+            let shown = db.committed(ORDERS, 42).map(<[Value]>::to_vec);
+            let fence = token_value(tokens, Some(33));
+            assert_eq!(
+                shown,
+                Some(vec![
+                    Value::Int(42),
+                    Value::Text("pending".into()),
+                    Value::Int(100),
+                    fence,
+                    Value::Null
+                ])
+            );
+            for index in 0..UpdateShape::COUNT {
+                let params = [
+                    Value::Text("paid".into()),
+                    token_value(tokens, Some(34)),
+                    Value::Text("A".into()),
+                    Value::Int(42),
+                    Value::Text("pending".into()),
+                ];
+                let mut copy = db.clone();
+                let outcome = copy.exec(Session(0), &sql.updates[index], &params);
+                assert_eq!(
+                    outcome,
+                    Exec::Done { count: 1, reply: Reply::Count("UPDATE", 1) },
+                    "shape {index}"
+                );
+            }
+            for statement in [&sql.read, &sql.for_update, &sql.reread, &sql.begin, &sql.commit] {
+                assert!(matches!(
+                    db.exec(Session(1), statement, &row_params(42)),
+                    Exec::Done { .. }
+                ));
+            }
+        }
+    }
+
+    /// The simulator's statements are built as trees (the first page carries no parser):
+    /// each must be exactly what the parser makes of the text the trace shows, positions
+    /// included, and the text must be the statements the conformance test replays.
+    #[test]
+    fn the_built_statements_are_what_the_parser_makes() {
+        let sql = statements();
+        let mut all: Vec<Prepared> = vec![
+            create_orders(Column::Bigint),
+            create_orders(Column::Text),
+            sql.insert.clone(),
+            sql.read.clone(),
+            sql.for_update.clone(),
+            sql.reread.clone(),
+            sql.begin.clone(),
+            sql.commit.clone(),
+            sql.rollback.clone(),
+        ];
+        all.extend(sql.updates.iter().cloned());
+        for built in &all {
+            let text = built.text(&[]);
+            let parsed = Prepared::new(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert!(built.same_tree(&parsed), "{text}");
+        }
+        assert_eq!(
+            sql.updates[UpdateShape {
+                token: true,
+                writer: true,
+                required_status: true,
+                guard: Guard::Le
+            }
+            .index()]
+            .text(&[]),
+            "UPDATE orders SET status = $1, last_fence = $2, updated_by = $3 WHERE id = $4 AND status = $5 AND last_fence <= $2"
+        );
+        assert_eq!(
+            create_orders(Column::Text).text(&[]),
+            "CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL, amount bigint NOT NULL, last_fence text NOT NULL, updated_by text)"
+        );
+    }
+
+    #[test]
+    fn a_statement_is_shown_with_its_parameters_written_in() {
+        let sql = statements();
+        let shape =
+            UpdateShape { token: true, writer: true, required_status: true, guard: Guard::Lt };
+        let params = [
+            Value::Text("it's".into()),
+            Value::Null,
+            Value::Text("A".into()),
+            Value::Int(42),
+            Value::Text("pending".into()),
+        ];
+        assert_eq!(
+            sql.updates[shape.index()].text(&params),
+            "UPDATE orders SET status = 'it''s', last_fence = NULL, updated_by = 'A' WHERE id = 42 AND status = 'pending' AND last_fence < NULL"
+        );
+    }
 }

@@ -120,7 +120,7 @@ impl<'s> World<'s> {
         self.cancel_step(w);
         self.stop_watchdog(w);
         if self.state.workers[w.index()].in_txn {
-            self.end_txn(w);
+            self.abort_txn(w);
         }
         self.state.workers[w.index()].activity = Activity::Done;
         self.set_belief(w, None);
