@@ -101,28 +101,35 @@ impl Prepared {
     /// The statement as it ran with `params`: every `$n` outside quotes replaced by its
     /// value as a SQL literal (`34`, `'paid'`, `NULL`).
     pub fn text(&self, params: &[Value]) -> String {
-        let mut out = String::with_capacity(self.template.len() + 16);
-        let mut rest = self.template.as_str();
-        let mut quoted = false;
-        while let Some(c) = rest.chars().next() {
-            let digits = rest[1..].bytes().take_while(u8::is_ascii_digit).count();
-            if c == '$' && !quoted && digits > 0 {
-                let value = rest[1..=digits]
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|n| n.checked_sub(1))
-                    .and_then(|i| params.get(i));
-                match value {
-                    Some(value) => out.push_str(&literal_text(value)),
-                    None => out.push_str(&rest[..=digits]),
+        // Byte by byte: `$`, digits and quotes are ASCII, so every cut is a char boundary.
+        // (Every statement of a trace with text is written here: it is on the hot path.)
+        let template = self.template.as_str();
+        let bytes = template.as_bytes();
+        let mut out = String::with_capacity(template.len() + 16);
+        let (mut copied, mut i, mut quoted) = (0, 0, false);
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\'' => quoted = !quoted,
+                b'$' if !quoted => {
+                    let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let value = template[i + 1..i + 1 + digits]
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|n| n.checked_sub(1))
+                        .and_then(|k| params.get(k));
+                    if let Some(value) = value {
+                        out.push_str(&template[copied..i]);
+                        out.push_str(&literal_text(value));
+                        copied = i + 1 + digits;
+                    }
+                    i += 1 + digits;
+                    continue;
                 }
-                rest = &rest[1 + digits..];
-                continue;
+                _ => {}
             }
-            quoted ^= c == '\'';
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
+            i += 1;
         }
+        out.push_str(&template[copied..]);
         out
     }
 }
