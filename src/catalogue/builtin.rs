@@ -11,18 +11,22 @@ use crate::sim::Scenario;
 include!(concat!(env!("OUT_DIR"), "/builtin_files.rs"));
 
 pub fn all() -> Vec<Scenario> {
-    FILES
-        .iter()
-        // A built-in that fails to parse is skipped here and reported by the native test
-        // `every_builtin_parses`, so the page never dies on a bad file.
-        .filter_map(|(_, text)| crate::catalogue::load::parse_scenario(text).ok())
-        .collect()
+    // A built-in that fails to parse is skipped here and reported by the native test
+    // `every_builtin_parses`, so the page never dies on a bad file.
+    (0..FILES.len()).filter_map(parsed).collect()
 }
 
-/// The built-in with this id, parsing only its own file.
+/// The built-in with this id, parsing only its own file, once.
 pub fn find(id: &str) -> Option<Scenario> {
-    FILES
-        .iter()
-        .find(|(file_id, _)| *file_id == id)
-        .and_then(|(_, text)| crate::catalogue::load::parse_scenario(text).ok())
+    FILES.iter().position(|(file_id, _)| *file_id == id).and_then(parsed)
+}
+
+/// The `i`th built-in, parsed the first time it is asked for and kept: the lab, the quiz
+/// and the CLI look the same lessons up many times.
+fn parsed(i: usize) -> Option<Scenario> {
+    static PARSED: std::sync::OnceLock<Vec<std::sync::OnceLock<Option<Scenario>>>> =
+        std::sync::OnceLock::new();
+    let slots = PARSED.get_or_init(|| FILES.iter().map(|_| std::sync::OnceLock::new()).collect());
+    let (_, text) = FILES.get(i)?;
+    slots.get(i)?.get_or_init(|| crate::catalogue::load::parse_scenario(text).ok()).clone()
 }
