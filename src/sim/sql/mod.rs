@@ -13,11 +13,13 @@ pub(crate) mod built;
 mod expr;
 mod lex;
 mod parse;
+mod prepared;
 mod table;
 
 pub(crate) use expr::*;
 pub(crate) use lex::*;
 pub(crate) use parse::*;
+pub use prepared::{Exec, Prepared};
 pub use table::Value;
 pub(crate) use table::*;
 
@@ -34,27 +36,6 @@ impl Session {
     pub(crate) fn index(self) -> usize {
         usize::from(self.0)
     }
-}
-
-/// A statement parsed once and run many times with `$n` parameters (the simulator's
-/// statements). The trace shows `text`: the template with each parameter written in as a
-/// SQL literal, which is what the conformance test sends to PostgreSQL.
-#[derive(Clone, Debug)]
-pub struct Prepared {
-    statement: Arc<Statement>,
-    template: String,
-}
-
-/// What running a prepared statement did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Exec {
-    /// It finished: `count` rows updated, inserted or selected, and what psql prints for it
-    /// (a SELECT's rows as `a|b`, or a tag such as `UPDATE 0`).
-    Done { count: usize, reply: Reply },
-    /// It waits for a row lock this session holds; nothing of it happened.
-    Blocked(Session),
-    /// It failed with this psql error line; a transaction block is now aborted.
-    Failed(String),
 }
 
 /// What psql prints for a statement that succeeded, kept as data until it is shown (a
@@ -77,60 +58,6 @@ impl Reply {
             Reply::Count(tag, n) => vec![format!("{tag} {n}")],
             Reply::Tag(tag) => vec![(*tag).to_owned()],
         }
-    }
-}
-
-impl Prepared {
-    /// A statement built with its text by `built` (no parsing).
-    pub(crate) fn from_tree(statement: Statement, template: String) -> Prepared {
-        Prepared { statement: Arc::new(statement), template }
-    }
-
-    /// Whether both run the same syntax tree (for the test of `built`).
-    #[cfg(test)]
-    pub(crate) fn same_tree(&self, other: &Prepared) -> bool {
-        self.statement == other.statement
-    }
-
-    /// Parses `template`; its error is psql's line for it.
-    pub fn new(template: &str) -> Result<Prepared, String> {
-        let statement = parse(template, Terminator::EndOfInput).map_err(|e| e.render())?;
-        Ok(Prepared { statement: Arc::new(statement), template: template.to_owned() })
-    }
-
-    /// The statement as it ran with `params`: every `$n` outside quotes replaced by its
-    /// value as a SQL literal (`34`, `'paid'`, `NULL`).
-    pub fn text(&self, params: &[Value]) -> String {
-        // Byte by byte: `$`, digits and quotes are ASCII, so every cut is a char boundary.
-        // (Every statement of a trace with text is written here: it is on the hot path.)
-        let template = self.template.as_str();
-        let bytes = template.as_bytes();
-        let mut out = String::with_capacity(template.len() + 16);
-        let (mut copied, mut i, mut quoted) = (0, 0, false);
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\'' => quoted = !quoted,
-                b'$' if !quoted => {
-                    let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
-                    let value = template[i + 1..i + 1 + digits]
-                        .parse::<usize>()
-                        .ok()
-                        .and_then(|n| n.checked_sub(1))
-                        .and_then(|k| params.get(k));
-                    if let Some(value) = value {
-                        out.push_str(&template[copied..i]);
-                        out.push_str(&literal_text(value));
-                        copied = i + 1 + digits;
-                    }
-                    i += 1 + digits;
-                    continue;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        out.push_str(&template[copied..]);
-        out
     }
 }
 
@@ -165,63 +92,6 @@ impl Database {
 
     pub(crate) fn state(&self, session: Session) -> Option<&SessionState> {
         self.sessions.get(session.index())
-    }
-
-    /// Runs a prepared statement in `session` as PostgreSQL would under READ COMMITTED:
-    /// outside a transaction block it commits at once; a row locked by another session
-    /// makes it wait (`Blocked`, and it leaves no trace: run it again once the holder's
-    /// transaction ends, and it re-reads the newest committed row). The simulator's
-    /// table has one row, so a statement never waits after changing another.
-    pub fn exec(&mut self, session: Session, prepared: &Prepared, params: &[Value]) -> Exec {
-        let tx = self.state(session).map_or(Tx::Idle, |s| s.tx);
-        if tx == Tx::Aborted
-            && !matches!(*prepared.statement, Statement::Commit | Statement::Rollback)
-        {
-            return Exec::Failed(
-                "ERROR:  current transaction is aborted, commands ignored until end of transaction block"
-                    .to_owned(),
-            );
-        }
-        let done = |tag: &'static str| Exec::Done { count: 0, reply: Reply::Tag(tag) };
-        match &*prepared.statement {
-            Statement::Begin(tag) => {
-                self.state_mut(session).tx = Tx::InBlock;
-                done(tag)
-            }
-            Statement::Commit => {
-                let tag = if tx == Tx::Aborted { "ROLLBACK" } else { "COMMIT" };
-                self.finish(session, tx != Tx::Aborted);
-                done(tag)
-            }
-            Statement::Rollback => {
-                self.finish(session, false);
-                done("ROLLBACK")
-            }
-            _ => {
-                let mut work = Work::new(Arc::clone(&prepared.statement));
-                match self.step(session, &mut work, params) {
-                    Step::Done(reply) => {
-                        if tx == Tx::Idle {
-                            self.finish(session, true);
-                        }
-                        let count = match &reply {
-                            Reply::Rows(rows) => rows.len(),
-                            Reply::Count(_, n) => *n,
-                            Reply::Tag(_) => 0,
-                        };
-                        Exec::Done { count, reply }
-                    }
-                    Step::Blocked(holder) => Exec::Blocked(holder),
-                    Step::Failed(error) => {
-                        self.finish(session, false);
-                        if tx == Tx::InBlock {
-                            self.state_mut(session).tx = Tx::Aborted;
-                        }
-                        Exec::Failed(error.render())
-                    }
-                }
-            }
-        }
     }
 
     /// The row of `table` whose primary key is `key`, as `session` sees it (its own
@@ -376,7 +246,7 @@ impl Database {
             Ok(t) => t,
             Err(e) => return Step::Failed(e),
         };
-        let plan = match self.tables[t].plan_select(items, filter, order, params) {
+        let plan = match self.tables[t].plan_select(items, filter, order, params, work.analysed) {
             Ok(plan) => plan,
             Err(e) => return Step::Failed(e),
         };
@@ -434,7 +304,7 @@ impl Database {
             Ok(t) => t,
             Err(e) => return Step::Failed(e),
         };
-        let assignments = match self.tables[t].plan_update(sets, filter, params) {
+        let assignments = match self.tables[t].plan_update(sets, filter, params, work.analysed) {
             Ok(a) => a,
             Err(e) => return Step::Failed(e),
         };
@@ -672,6 +542,9 @@ pub(crate) struct Work {
     pub(crate) waited: Option<Waited>,
     /// That row's READ COMMITTED re-check, once the statement resumed and ran it.
     pub(crate) recheck: Option<Recheck>,
+    /// Whether this statement already passed parse analysis against this table with
+    /// parameters of these types (see `ANALYSED`): the type checks are skipped.
+    pub(crate) analysed: bool,
 }
 
 /// A row a statement waited for, by table and row index.
@@ -705,6 +578,7 @@ impl Work {
             rows: Vec::new(),
             waited: None,
             recheck: None,
+            analysed: false,
         }
     }
 

@@ -147,6 +147,7 @@ impl Table {
         filter: Option<&Expr>,
         order: Option<&(Name, bool)>,
         params: &[Value],
+        analysed: bool,
     ) -> Result<SelectPlan, SqlError> {
         let mut columns = Vec::new();
         for item in items {
@@ -155,7 +156,9 @@ impl Table {
                 SelectItem::Column(name) => columns.push(self.column(name)?),
             }
         }
-        self.check_filter(filter, params)?;
+        if !analysed {
+            self.check_filter(filter, params)?;
+        }
         let order = match order {
             Some((name, descending)) => Some((self.column(name)?, *descending)),
             None => None,
@@ -168,6 +171,7 @@ impl Table {
         sets: &'e [(Name, Expr)],
         filter: Option<&Expr>,
         params: &[Value],
+        analysed: bool,
     ) -> Result<Vec<(usize, &'e Expr)>, SqlError> {
         let mut out = Vec::new();
         for (name, expr) in sets {
@@ -181,10 +185,14 @@ impl Table {
                         name.pos,
                     )
                 })?;
-            self.check_assign(column, expr, params)?;
+            if !analysed {
+                self.check_assign(column, expr, params)?;
+            }
             out.push((column, expr));
         }
-        self.check_filter(filter, params)?;
+        if !analysed {
+            self.check_filter(filter, params)?;
+        }
         Ok(out)
     }
 
