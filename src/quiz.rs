@@ -4,22 +4,23 @@
 //! Owns the quiz format (`static/quiz.json`, `"format": 1`), loading it, and verifying
 //! every answer's facts against a fresh trace. Pure: no web crate, no clock.
 
-use crate::catalogue::load::LoadError;
 use crate::catalogue::{self, facts, narration};
-use crate::json::{Node, Value};
 use crate::sim;
 pub use crate::sim::scenario::{Anchor, Fact};
+use serde::Deserialize;
 
 /// The quiz bank compiled into the app.
 pub const BANK_JSON: &str = include_str!("../static/quiz.json");
 
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Eq, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct Bank {
     pub format: u32,
     pub questions: Vec<Question>,
 }
 
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Eq, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct Question {
     pub id: String,
     pub topic: String,
@@ -34,7 +35,8 @@ pub struct Question {
     pub facts: Vec<Fact>,
 }
 
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Deserialize, Eq, PartialEq)]
+#[serde(deny_unknown_fields)]
 pub struct Show {
     pub scenario: String,
     pub at: Anchor,
@@ -42,9 +44,8 @@ pub struct Show {
 
 /// Parses a quiz bank, refusing unknown formats and inconsistent questions.
 pub fn parse_bank(text: &str) -> Result<Bank, String> {
-    let root = crate::json::parse(text)
-        .map_err(|e| format!("quiz bank (line {}, column {}): {}", e.line, e.column, e.message))?;
-    let bank = read_bank(&root).map_err(|e| format!("quiz bank: {e}"))?;
+    let bank: Bank =
+        crate::catalogue::codec::from_json(text, "$").map_err(|e| format!("quiz bank: {e}"))?;
     if bank.format != 1 {
         return Err(format!(
             "quiz bank: format {} is not supported (this build reads 1)",
@@ -60,106 +61,6 @@ pub fn parse_bank(text: &str) -> Result<Bank, String> {
         }
     }
     Ok(bank)
-}
-
-fn read_bank(root: &Node) -> Result<Bank, LoadError> {
-    let members = members_of(root, "$")?;
-    let format = field(members, root, "$", "format").and_then(|(n, p)| num(n, &p))?;
-    let (questions_node, questions_path) = field(members, root, "$", "questions")?;
-    let Value::Array(items) = &questions_node.value else {
-        return Err(bad(questions_node, &questions_path, "expected an array"));
-    };
-    let questions = items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| read_question(item, &format!("{questions_path}[{i}]")))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Bank { format: u32::try_from(format).unwrap_or(u32::MAX), questions })
-}
-
-fn read_question(node: &Node, path: &str) -> Result<Question, LoadError> {
-    let m = members_of(node, path)?;
-    let text = |key: &str| field(m, node, path, key).and_then(|(n, p)| string(n, &p));
-    let (options_node, options_path) = field(m, node, path, "options")?;
-    let Value::Array(options) = &options_node.value else {
-        return Err(bad(options_node, &options_path, "expected an array of strings"));
-    };
-    let options = options
-        .iter()
-        .enumerate()
-        .map(|(i, o)| string(o, &format!("{options_path}[{i}]")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let (show_node, show_path) = field(m, node, path, "show")?;
-    let show_members = members_of(show_node, &show_path)?;
-    let show = Show {
-        scenario: field(show_members, show_node, &show_path, "scenario")
-            .and_then(|(n, p)| string(n, &p))?,
-        at: field(show_members, show_node, &show_path, "at")
-            .and_then(|(n, p)| crate::catalogue::codec::read_anchor(n, &p))?,
-    };
-    let (facts_node, facts_path) = field(m, node, path, "facts")?;
-    let Value::Array(facts) = &facts_node.value else {
-        return Err(bad(facts_node, &facts_path, "expected an array of facts"));
-    };
-    let facts = facts
-        .iter()
-        .enumerate()
-        .map(|(i, f)| crate::catalogue::codec::read_fact(f, &format!("{facts_path}[{i}]")))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Question {
-        id: text("id")?,
-        topic: text("topic")?,
-        prompt: text("prompt")?,
-        options,
-        answer: usize::try_from(field(m, node, path, "answer").and_then(|(n, p)| num(n, &p))?)
-            .unwrap_or(usize::MAX),
-        explanation: text("explanation")?,
-        show,
-        facts,
-    })
-}
-
-fn bad(node: &Node, path: &str, message: &str) -> LoadError {
-    LoadError {
-        path: path.to_owned(),
-        line: node.line as usize,
-        column: node.column as usize,
-        message: message.to_owned(),
-    }
-}
-
-fn members_of<'a>(node: &'a Node, path: &str) -> Result<&'a [(String, Node)], LoadError> {
-    match &node.value {
-        Value::Object(members) => Ok(members),
-        _ => Err(bad(node, path, "expected an object")),
-    }
-}
-
-fn field<'a>(
-    members: &'a [(String, Node)],
-    node: &Node,
-    path: &str,
-    key: &str,
-) -> Result<(&'a Node, String), LoadError> {
-    members
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(k, v)| (v, format!("{path}.{k}")))
-        .ok_or_else(|| bad(node, path, &format!("missing field `{key}`")))
-}
-
-fn string(node: &Node, path: &str) -> Result<String, LoadError> {
-    match &node.value {
-        Value::String(s) => Ok(s.clone()),
-        _ => Err(bad(node, path, "expected a string")),
-    }
-}
-
-fn num(node: &Node, path: &str) -> Result<u64, LoadError> {
-    match &node.value {
-        Value::Number(text) => text.parse().map_err(|_| bad(node, path, "expected a whole number")),
-        _ => Err(bad(node, path, "expected a whole number")),
-    }
 }
 
 /// How many questions the built-in bank holds, for the home page's link: the main page

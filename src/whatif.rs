@@ -4,10 +4,9 @@
 //! guard, idempotency key, persistence, replication lag, WAIT) and how knobs travel in a
 //! URL. Pure data; it never runs the model.
 
-use crate::catalogue::codec;
 use crate::sim::Scenario;
 use crate::sim::scenario::{
-    AcquireHow, Fault, Guard, KeyStrategy, OnShort, Persistence, RenewHow, Step,
+    AcquireHow, Fault, Guard, KeyStrategy, OnShort, Persistence, RenewHow, Step, Word,
 };
 
 /// Each `None` leaves the scenario as written.
@@ -292,30 +291,31 @@ pub fn parse_toggle(text: &str) -> Option<Toggle> {
     }
 }
 
-// The scenario format's words (the codec's tables), so a link spells a knob as a file does.
+// The scenario format's words (each enum's `Word` table), so a link spells a knob as a file
+// does.
 
 pub fn acquire_text(how: AcquireHow) -> &'static str {
-    codec::word(how, codec::ACQUIRES)
+    how.word()
 }
 
 pub fn parse_acquire(text: &str) -> Option<AcquireHow> {
-    codec::from_word(text, codec::ACQUIRES)
+    AcquireHow::from_word(text)
 }
 
 pub fn guard_text(guard: Guard) -> &'static str {
-    codec::word(guard, codec::GUARDS)
+    guard.word()
 }
 
 pub fn parse_guard(text: &str) -> Option<Guard> {
-    codec::from_word(text, codec::GUARDS)
+    Guard::from_word(text)
 }
 
 pub fn key_text(key: KeyStrategy) -> &'static str {
-    codec::word(key, codec::KEYS)
+    key.word()
 }
 
 pub fn parse_key(text: &str) -> Option<KeyStrategy> {
-    codec::from_word(text, codec::KEYS)
+    KeyStrategy::from_word(text)
 }
 
 pub fn persistence_text(p: Persistence) -> String {

@@ -46,6 +46,12 @@ mod cli {
             #[arg(long, value_enum, default_value_t = Format::Text)]
             format: Format,
         },
+        /// Writes every built-in lesson as the main page fetches it (`<id>.lesson`, the
+        /// scenario baked by serde into postcard) into a folder; the web build's hook.
+        Bake {
+            /// The folder (created if missing).
+            folder: String,
+        },
         /// Validates a scenario file.
         Check {
             /// The scenario file.
@@ -162,6 +168,28 @@ mod cli {
                 for scenario in catalogue::all() {
                     println!("{:<34} {}", scenario.id, scenario.title);
                 }
+                Ok(ExitCode::SUCCESS)
+            }
+            Command::Bake { folder } => {
+                std::fs::create_dir_all(&folder).map_err(|e| format!("{folder}: {e}"))?;
+                let lessons = catalogue::all();
+                for scenario in &lessons {
+                    let bytes = catalogue::codec::lesson_bytes(scenario);
+                    // What the page will read must be what the file says.
+                    if catalogue::codec::read_lesson(&bytes).as_ref() != Ok(scenario) {
+                        return Err(format!(
+                            "{}: the baked lesson does not read back",
+                            scenario.id
+                        ));
+                    }
+                    let path =
+                        std::path::Path::new(&folder).join(format!("{}.lesson", scenario.id));
+                    std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+                }
+                if lessons.len() != catalogue::builtin::FILES.len() {
+                    return Err("a built-in lesson does not parse (see `cargo test`)".to_owned());
+                }
+                println!("fence bake: {} lessons in {folder}", lessons.len());
                 Ok(ExitCode::SUCCESS)
             }
             Command::Check { file } => {

@@ -6,6 +6,7 @@ use crate::catalogue::codec;
 use crate::catalogue::load::{self, LoadError};
 use crate::json::{self, Node, Value};
 use crate::sim::Scenario;
+use crate::sim::scenario::Word;
 
 /// One member of a step or fault row, as the form shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,8 +144,8 @@ impl Setting {
 /// The words a setting accepts, and the one `s` has.
 pub fn setting_words(s: &Scenario, setting: Setting) -> (Vec<&'static str>, String) {
     let current = match setting {
-        Setting::Guard => codec::guard_word(s.sql.guard),
-        Setting::Tokens => codec::tokens_word(s.tokens),
+        Setting::Guard => s.sql.guard.word(),
+        Setting::Tokens => s.tokens.word(),
     };
     (setting.words(), current.to_owned())
 }

@@ -160,8 +160,10 @@ pub fn anchor_problem(s: &Scenario, trace: &Trace, anchor: &Anchor) -> Option<St
 pub fn explain(mut error: LoadError, text: &str) -> LoadError {
     let message = error.message.clone();
     if let Some(rest) = message.strip_prefix("unknown field `")
-        && let Some((name, allowed)) = rest.split_once("`, expected one of: ")
-        && let Some(near) = did_you_mean(name, allowed.split(", "))
+        && let Some((name, rest)) = rest.split_once('`')
+        && let Some((_, allowed)) = rest.split_once("expected")
+        // serde lists the allowed names in backticks: "expected one of `a`, `b`".
+        && let Some(near) = did_you_mean(name, allowed.split('`').skip(1).step_by(2))
     {
         error.message = format!("unknown field `{name}`; did you mean `{near}`?");
     } else if let Some(rest) = message.strip_prefix("missing field `")

@@ -17,7 +17,7 @@ pub use fields::{
     Field, Setting, field_words, fields, optional_members, row_kind, setting_words, with_field,
 };
 
-use crate::catalogue::codec::{self, FAULTS, STEPS};
+use crate::catalogue::codec;
 use crate::catalogue::load::{self, LoadError};
 use crate::sim::Scenario;
 use crate::sim::scenario::{Anchor, Expected, Fact, Narration, Prompt, ScenarioId, WorkerSetup};
@@ -591,12 +591,12 @@ pub fn fault_on_node(kind: &str) -> bool {
 }
 
 /// The kinds offered in the "add" menus.
-pub fn step_kinds() -> &'static [&'static str] {
-    STEPS
+pub fn step_kinds() -> Vec<&'static str> {
+    codec::steps()
 }
 
-pub fn fault_kinds() -> &'static [&'static str] {
-    FAULTS
+pub fn fault_kinds() -> Vec<&'static str> {
+    codec::faults()
 }
 
 /// Every message key the sandbox's form builds from the format's names (labels and help of
@@ -640,11 +640,11 @@ pub fn message_keys() -> Vec<String> {
         keys.push(format!("sandbox.member.{m}"));
         keys.push(format!("sandbox.help.{m}"));
     }
-    for k in STEPS {
+    for k in codec::steps() {
         keys.push(format!("sandbox.step.{k}"));
         keys.push(format!("sandbox.help.step.{k}"));
     }
-    keys.extend(FAULTS.iter().map(|k| format!("sandbox.fault.{k}")));
+    keys.extend(codec::faults().iter().map(|k| format!("sandbox.fault.{k}")));
     for (setting, name) in [(Setting::Guard, "guard"), (Setting::Tokens, "tokens")] {
         keys.extend(setting.words().iter().map(|w| format!("sandbox.word.{name}.{w}")));
     }

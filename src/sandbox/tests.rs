@@ -310,7 +310,7 @@ fn a_misspelt_member_is_named_with_what_was_meant() {
     let text = editor().text.replace("\"until_ms\"", "\"until\"");
     let e = editor().apply(Action::SetText(text));
     let message = e.error.expect("refused").message;
-    assert!(message.contains("`until` is there; did you mean `until_ms`?"), "{message}");
+    assert!(message.contains("`until`; did you mean `until_ms`?"), "{message}");
     let text = editor().text.replace("\"ttl_ms\"", "\"tll_ms\"");
     let message = editor().apply(Action::SetText(text)).error.expect("refused").message;
     assert!(message.contains("did you mean `ttl_ms`?"), "{message}");

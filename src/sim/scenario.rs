@@ -1,18 +1,35 @@
 //! A scenario as plain data: the setup, the workers' programs and the scheduled faults.
 //!
-//! Owns the vocabulary a course author writes (and the JSON format, `"format": 1`, read
-//! by `catalogue::codec`). It holds no behaviour: `world` gives these words meaning.
-//! Every field name carries its unit last (`ttl_ms`, `pause_ms`).
+//! Owns the vocabulary a course author writes and its shape in a file (`"format": 1`):
+//! field names, defaults and, in [`Word`] tables, the spelling of every enum, derived
+//! into serde so every format (the JSON files, the first page's baked lessons) and every
+//! menu and link spells them alike; `form` holds the flat shapes of the tagged kinds.
+//! It holds no behaviour: `world` gives these words meaning. Every field name carries its
+//! unit last (`ttl_ms`, `pause_ms`).
+
+use serde::{Deserialize, Serialize};
+
+mod fact_form;
+mod form;
+
+pub use fact_form::FactKind;
+#[doc(hidden)]
+pub use form::read_word;
+pub use form::{FaultKind, StepKind};
 
 /// The whole input of one run: same scenario, same trace.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// The file format version; this build reads 1.
     pub format: u32,
     pub id: ScenarioId,
     pub title: String,
+    #[serde(default)]
     pub chapter: String,
+    #[serde(default)]
     pub summary: String,
+    #[serde(default)]
     pub goal: String,
     /// Drives every random draw of the run (lock values, idempotency keys, UUID tokens,
     /// jitter); the same seed replays the same trace.
@@ -20,28 +37,35 @@ pub struct Scenario {
     /// The run stops at this virtual time even if workers or watchdogs remain.
     pub until_ms: u64,
     pub redis: RedisSetup,
+    #[serde(default)]
     pub tokens: TokenSource,
     pub sql: SqlSetup,
+    #[serde(default)]
     pub gateway: GatewaySetup,
     /// The dead-letter queue's monitor: alert when the share of fenced-off writes crosses
     /// a threshold (none: dead letters are only queued).
     pub alert: Option<AlertRule>,
     pub workers: Vec<WorkerSetup>,
+    #[serde(default)]
     pub faults: Vec<Fault>,
     /// What the learner reads at each step that matters (the model ignores it).
+    #[serde(default)]
     pub narration: Vec<Narration>,
     /// The outcome the scenario is written to show; a native test runs it and compares.
     pub expect: Option<Expected>,
     /// Prediction questions: playback stops at each and asks the learner (ignored by the
     /// model).
+    #[serde(default)]
     pub prompts: Vec<Prompt>,
     /// The facts the title, summary and goal state about the run (checked against the
     /// trace by a native test, ignored by the model).
+    #[serde(default)]
     pub claims: Vec<Fact>,
 }
 
 /// "What happens next?": asked when the cursor reaches `at`.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct Prompt {
     pub at: Anchor,
     pub question: String,
@@ -50,22 +74,26 @@ pub struct Prompt {
     pub answer: usize,
     pub explanation: String,
     /// The facts the question and its explanation rest on.
+    #[serde(default)]
     pub facts: Vec<Fact>,
 }
 
 /// One paragraph of narration, pinned to an event or a time.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct Narration {
     pub at: Anchor,
     pub text: String,
     /// The facts the paragraph states about the run; a what-if run that breaks one does
     /// not show the paragraph.
+    #[serde(default)]
     pub facts: Vec<Fact>,
 }
 
 /// One checkable claim about a run, in the vocabulary shared by narration, prompts,
 /// summaries and the quiz (`catalogue::facts` checks it against a trace).
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(try_from = "fact_form::FactForm", into = "fact_form::FactForm")]
 pub enum Fact {
     /// The `nth` write by `worker` matched `rows` rows (and carried `token`, if given).
     Write { worker: String, nth: usize, rows: u32, token: Option<i64> },
@@ -112,7 +140,8 @@ pub enum KeyIs {
 
 /// Where a narration or prompt belongs: the `nth` event of kind `event` (by `actor`), or
 /// the first event at or after `at_ms`.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
+#[derive(Clone, Debug, Default, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(try_from = "form::AnchorForm", into = "form::AnchorForm")]
 pub struct Anchor {
     /// An event tag such as `granted` or `write-rejected`.
     pub event: Option<String>,
@@ -124,18 +153,22 @@ pub struct Anchor {
 }
 
 /// The outcome a scenario promises.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
+#[derive(Clone, Debug, Default, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct Expected {
     /// The short outcome shown on the card, e.g. "stale write rejected".
     pub badge: String,
     /// Violated properties, in trace order (empty: none).
+    #[serde(default)]
     pub violations: Vec<String>,
     /// Liveness warnings, in trace order.
+    #[serde(default)]
     pub warnings: Vec<String>,
     /// Writes to the order row that matched a row, and that matched none.
     pub accepted: u32,
     pub rejected: u32,
     /// Real charges at the gateway (replays excluded).
+    #[serde(default)]
     pub charges: u32,
     /// Whether two workers ever believed they held the lock at once.
     pub overlap: bool,
@@ -152,28 +185,35 @@ impl Expected {
     }
 }
 
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct RedisSetup {
     /// Node names; the first is the primary, the others its replicas (or, with
     /// `topology: "redlock"`, independent peers).
     pub nodes: Vec<NodeSetup>,
+    #[serde(default)]
     pub topology: Topology,
     pub lock_key: String,
     pub fence_key: String,
     /// The counter's value before the run (32 in the seed's story, so A draws 33).
+    #[serde(default)]
     pub fence_start: i64,
     /// Asynchronous replication delay from the primary to each replica.
+    #[serde(default)]
     pub lag_ms: u64,
     /// How long Sentinel takes to notice a dead primary and promote a replica; none means
     /// no automatic failover.
     pub failover_after_ms: Option<u64>,
+    #[serde(default)]
     pub persistence: Persistence,
 }
 
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeSetup {
     pub name: String,
     /// This node's wall clock minus the global time, at the start.
+    #[serde(default)]
     pub clock_offset_ms: i64,
 }
 
@@ -186,7 +226,8 @@ pub enum Topology {
     Redlock,
 }
 
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(try_from = "form::PersistenceForm", into = "form::PersistenceForm")]
 pub enum Persistence {
     /// Nothing survives a restart.
     #[default]
@@ -218,15 +259,20 @@ pub enum TokenSource {
     None,
 }
 
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct SqlSetup {
     pub order_id: i64,
+    #[serde(default)]
     pub amount: i64,
     /// The order row's `last_fence` before the run.
+    #[serde(default)]
     pub last_fence: i64,
     /// The fence comparison the database applies to fenced writes.
+    #[serde(default)]
     pub guard: Guard,
     /// Whether fenced writes also require `status = 'pending'`.
+    #[serde(default)]
     pub status_check: StatusCheck,
 }
 
@@ -249,7 +295,8 @@ pub enum StatusCheck {
     Pending,
 }
 
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct GatewaySetup {
     /// Whether the payment gateway replays the stored result for a repeated key.
     pub honours_keys: bool,
@@ -266,27 +313,33 @@ impl Default for GatewaySetup {
 /// were fenced off": the operational rule for stale tokens. Evaluated after every write
 /// that carries a token, over the writes whose statement reached the database in the
 /// window (the current one included).
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct AlertRule {
     pub window_ms: u64,
     /// Fires when fenced-off writes are at least this percentage of the window's writes.
     pub share_pct: u32,
 }
 
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
 pub struct WorkerSetup {
     /// `A`, `B`, `C`, ... as the seed articles name them.
     pub name: String,
+    #[serde(default)]
     pub start_ms: u64,
     pub program: Vec<Step>,
     /// Run instead of the rest of `program` when a fenced write is rejected.
+    #[serde(default)]
     pub on_rejected: Vec<Step>,
     /// How long the worker waits for a reply before it treats it as lost.
+    #[serde(default = "form::reply_timeout_ms")]
     pub reply_timeout_ms: u64,
 }
 
 /// One instruction of a worker's program.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(try_from = "form::StepForm", into = "form::StepForm")]
 pub enum Step {
     /// Take the lock with a TTL and get a token.
     Acquire {
@@ -436,7 +489,8 @@ pub enum ReleaseHow {
 }
 
 /// Something that happens to a worker, a node or the network at a planned time.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(try_from = "form::FaultForm", into = "form::FaultForm")]
 pub enum Fault {
     /// A stop-the-world pause (GC, VM migration, SIGSTOP): the watchdog stops too.
     Pause { worker: String, at_ms: u64, pause_ms: u64 },
@@ -568,4 +622,97 @@ pub fn is_scenario_id(id: &str) -> bool {
         && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !id.starts_with('-')
         && !id.ends_with('-')
+}
+
+/// An enum the format spells with a fixed set of words: one table per enum, read and
+/// written by serde (see `words!`) and by everything else that spells it (menus, links,
+/// the what-if knobs, the explorer).
+pub trait Word: Copy + PartialEq + Sized + 'static {
+    /// Each value with its word, in the order the format documents them.
+    const WORDS: &'static [(&'static str, Self)];
+
+    /// The word for this value.
+    fn word(self) -> &'static str {
+        Self::WORDS.iter().find(|(_, v)| *v == self).map_or("", |(w, _)| w)
+    }
+
+    /// The value `text` spells, if it is one of the words.
+    fn from_word(text: &str) -> Option<Self> {
+        Self::WORDS.iter().find(|(w, _)| *w == text).map(|(_, v)| *v)
+    }
+
+    /// The words alone, for menus and error messages.
+    fn words() -> Vec<&'static str> {
+        Self::WORDS.iter().map(|(w, _)| *w).collect()
+    }
+}
+
+/// Gives an enum its [`Word`] table and reads and writes it as that word.
+macro_rules! words {
+    ($ty:ty: $($word:literal => $value:expr),+ $(,)?) => {
+        impl Word for $ty {
+            const WORDS: &'static [(&'static str, Self)] = &[$(($word, $value)),+];
+        }
+
+        impl Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+                to.serialize_str(self.word())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+                $crate::sim::scenario::read_word(from)
+            }
+        }
+    };
+}
+pub(crate) use words;
+
+words!(Topology: "replicated" => Topology::Replicated, "redlock" => Topology::Redlock);
+words!(TokenSource:
+    "redis-incr" => TokenSource::RedisIncr,
+    "consensus" => TokenSource::Consensus,
+    "pg-sequence" => TokenSource::PgSequence,
+    "uuid" => TokenSource::Uuid,
+    "none" => TokenSource::None,
+);
+words!(Guard: "none" => Guard::None, "lt" => Guard::Lt, "le" => Guard::Le);
+words!(StatusCheck: "off" => StatusCheck::Off, "pending" => StatusCheck::Pending);
+words!(AcquireHow:
+    "script" => AcquireHow::Script,
+    "set-then-incr" => AcquireHow::SetThenIncr,
+    "incr-then-set" => AcquireHow::IncrThenSet,
+    "redlock" => AcquireHow::Redlock,
+);
+words!(OnShort: "proceed" => OnShort::Proceed, "give-up" => OnShort::GiveUp);
+words!(Compare: "no" => Compare::No, "token" => Compare::Token);
+words!(WriteHow:
+    "fenced" => WriteHow::Fenced,
+    "unchecked" => WriteHow::Unchecked,
+    "unfenced" => WriteHow::Unfenced,
+    "set-state" => WriteHow::SetState,
+);
+words!(KeyStrategy:
+    "none" => KeyStrategy::None,
+    "per-attempt" => KeyStrategy::PerAttempt,
+    "per-order" => KeyStrategy::PerOrder,
+);
+words!(RenewHow: "script" => RenewHow::Script, "bare-pexpire" => RenewHow::BarePexpire);
+words!(ReleaseHow: "script" => ReleaseHow::Script, "bare-del" => ReleaseHow::BareDel);
+words!(CrashKind: "process" => CrashKind::Process, "power" => CrashKind::Power);
+
+impl Serialize for ScenarioId {
+    fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+        to.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for ScenarioId {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(from)?;
+        ScenarioId::parse(&text).ok_or_else(|| {
+            serde::de::Error::custom("an id is 1 to 64 lower-case letters, digits and dashes")
+        })
+    }
 }

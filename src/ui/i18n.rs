@@ -58,6 +58,22 @@ pub(crate) fn browser_lang() -> Lang {
 
 /// Fetches a text file relative to the page (a language pack, a lesson).
 pub(crate) async fn fetch_text(url: &str) -> Result<String, String> {
+    let response = fetch(url).await?;
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|_| "no body")?)
+        .await
+        .map_err(|_| "no body")?;
+    text.as_string().ok_or_else(|| "not text".to_owned())
+}
+
+/// The body of the file at `url`, as bytes (a baked lesson).
+pub(crate) async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
+    let response = fetch(url).await?;
+    let buffer = response.array_buffer().map_err(|_| "no body")?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(buffer).await.map_err(|_| "no body")?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+async fn fetch(url: &str) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
     let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
         .await
@@ -66,8 +82,5 @@ pub(crate) async fn fetch_text(url: &str) -> Result<String, String> {
     if !response.ok() {
         return Err(format!("{url}: HTTP {}", response.status()));
     }
-    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|_| "no body")?)
-        .await
-        .map_err(|_| "no body")?;
-    text.as_string().ok_or_else(|| "not text".to_owned())
+    Ok(response)
 }

@@ -230,12 +230,21 @@ fn the_scenario_loader_and_the_simulator_never_panic() {
                 _ => mutate_values(prng, base),
             }
         },
-        |text| {
-            if let Ok(scenario) = load::parse_scenario(text) {
+        |text| match load::parse_scenario(text) {
+            Ok(scenario) => {
                 // Whatever the loader accepts must simulate within its limits.
                 let trace = sim::run(&scenario);
                 let _ = sim::render::render(&trace);
                 simulated.set(simulated.get() + 1);
+            }
+            Err(error) => {
+                // A refusal says where: a JSON path always, and a line and column whenever
+                // the text itself is at fault (syntax, types, words, members); only the
+                // checks after reading (names, limits, the version) point at a path alone.
+                assert!(error.path.starts_with('$') && !error.message.is_empty(), "{error}");
+                if codec::read_scenario(text).is_err() && !error.path.starts_with("$.format") {
+                    assert!(error.line > 0, "no position: {error}");
+                }
             }
         },
     );
@@ -244,6 +253,43 @@ fn the_scenario_loader_and_the_simulator_never_panic() {
     let (reached, n) = (simulated.get(), cases());
     println!("fuzz loader: {reached} of {n} mutated scenarios loaded and simulated");
     assert!(reached * 5 >= n, "only {reached} of {n} cases reached the simulator");
+}
+
+#[test]
+fn damaged_baked_lessons_are_refused_without_panic() {
+    let lessons: Vec<Vec<u8>> = catalogue::all().iter().map(codec::lesson_bytes).collect();
+    let refused = std::cell::Cell::new(0u64);
+    fuzz(
+        "lesson",
+        |prng| {
+            // The bytes as Latin-1 text, so `fuzz` can print and replay a failing case.
+            let mut bytes = lessons[prng.below(lessons.len() as u64) as usize].clone();
+            for _ in 0..1 + prng.below(4) {
+                let at = prng.below(bytes.len() as u64) as usize;
+                match prng.below(3) {
+                    0 => bytes.truncate(at),
+                    1 => bytes[at] = prng.below(256) as u8,
+                    _ => bytes.insert(at, prng.below(256) as u8),
+                }
+                if bytes.is_empty() {
+                    break;
+                }
+            }
+            bytes.iter().map(|&b| char::from(b)).collect()
+        },
+        |text| {
+            let bytes: Vec<u8> = text.chars().map(|c| c as u8).collect();
+            match codec::read_lesson(&bytes) {
+                // A flipped byte may still spell a valid lesson: it must run like one.
+                Ok(scenario) => drop(sim::run(&scenario)),
+                Err(error) => {
+                    assert!(!error.message.is_empty());
+                    refused.set(refused.get() + 1);
+                }
+            }
+        },
+    );
+    println!("fuzz lesson: {} of {} damaged lessons refused", refused.get(), cases());
 }
 
 #[test]

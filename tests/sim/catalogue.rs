@@ -152,7 +152,45 @@ fn every_builtin_survives_a_write_and_read_round_trip() {
                 .unwrap_or_else(|e| panic!("{}: {e}", scenario.id));
             assert_eq!(back, scenario, "{}", scenario.id);
         }
+        // The first page reads the same lesson baked into postcard: the same scenario,
+        // and smaller than its compact JSON.
+        let baked = catalogue::codec::lesson_bytes(&scenario);
+        assert_eq!(
+            catalogue::codec::read_lesson(&baked).as_ref(),
+            Ok(&scenario),
+            "{}",
+            scenario.id
+        );
+        let json = catalogue::codec::write_scenario(&scenario).compact();
+        assert!(
+            baked.len() < json.len(),
+            "{}: {} B baked, {} B JSON",
+            scenario.id,
+            baked.len(),
+            json.len()
+        );
+        // A lesson cut short, or baked by another layout, is refused with a message.
+        let cut = catalogue::codec::read_lesson(&baked[..baked.len() / 2]).expect_err("cut");
+        assert!(cut.message.contains("damaged"), "{}", cut.message);
+        let other = catalogue::codec::read_lesson(&[b"FTL0".as_slice(), &baked[4..]].concat());
+        assert!(other.expect_err("other layout").message.contains("reload the page"));
     }
+}
+
+#[test]
+fn a_written_file_leaves_out_what_is_not_set() {
+    // The flat step, fault and fact shapes carry every kind's members; a file lists only
+    // those of its kind, defaults included, and no nulls.
+    let scenario = catalogue::find("gc-pause-fenced").expect("built-in");
+    let pretty = catalogue::codec::write_scenario(&scenario).pretty();
+    assert!(!pretty.contains("null"), "{pretty}");
+    let step = catalogue::codec::step_text(&scenario.workers[0].program[0]);
+    assert_eq!(
+        step,
+        r#"{"do":"acquire","how":"script","ttl_ms":30000,"retry_every_ms":1000,"attempts":1}"#
+    );
+    let fault = catalogue::codec::fault_text(&scenario.faults[0]);
+    assert!(fault.starts_with(r#"{"fault":"pause","worker":"A""#), "{fault}");
 }
 
 #[test]

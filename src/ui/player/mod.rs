@@ -435,7 +435,8 @@ thread_local! {
 }
 
 /// The main page's player of a built-in: the page carries only the catalogue index, so the
-/// lesson is fetched from `scenarios/<id>.json` next to the page when it is opened.
+/// lesson is fetched from `scenarios/<id>.lesson` next to the page when it is opened (the
+/// lesson baked into postcard by `fence bake`: the page reads it without a JSON parser).
 #[component]
 pub(crate) fn FetchedPlayer(props: &FetchedPlayerProps) -> Html {
     let m = use_i18n();
@@ -448,9 +449,9 @@ pub(crate) fn FetchedPlayer(props: &FetchedPlayerProps) -> Html {
             if !*cached {
                 let id = id.clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    let url = format!("scenarios/{id}.json");
-                    let result = crate::ui::i18n::fetch_text(&url).await.and_then(|text| {
-                        crate::catalogue::load::parse_scenario(&text)
+                    let url = format!("scenarios/{id}.lesson");
+                    let result = crate::ui::i18n::fetch_bytes(&url).await.and_then(|bytes| {
+                        crate::catalogue::codec::read_lesson(&bytes)
                             .map_err(|e| format!("{url}: {e}"))
                     });
                     let result = result.map(|s| {

@@ -3,10 +3,9 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::catalogue::codec;
 use crate::player::Action;
 use crate::sim::Scenario;
-use crate::sim::scenario::{AcquireHow, Guard, KeyStrategy};
+use crate::sim::scenario::{AcquireHow, Guard, KeyStrategy, Word};
 use crate::ui::i18n::use_i18n;
 use crate::whatif::{self, WhatIf};
 
@@ -84,17 +83,17 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
             // SET-then-INCR to switch to).
             if let (Some(how), true) = (knobs.acquire, redis_tokens) {
                 <label>{ m.t("whatif.acquire") }{ mark("acquire") }
-                    { select("acq", whatif::acquire_text(how).into(), codec::ACQUIRES
+                    { select("acq", whatif::acquire_text(how).into(), AcquireHow::WORDS
                         .iter().map(|&(w, h)| (w.to_owned(), m.t(acquire_label(h)))).collect()) }
                 </label>
             }
             <label>{ m.t("whatif.guard") }{ mark("guard") }
-                { select("guard", whatif::guard_text(knobs.guard).into(), codec::GUARDS
+                { select("guard", whatif::guard_text(knobs.guard).into(), Guard::WORDS
                     .iter().map(|&(w, g)| (w.to_owned(), guard_label(&m, g))).collect()) }
             </label>
             if let Some(key) = knobs.key {
                 <label>{ m.t("whatif.key") }{ mark("key") }
-                    { select("key", whatif::key_text(key).into(), codec::KEYS
+                    { select("key", whatif::key_text(key).into(), KeyStrategy::WORDS
                         .iter().map(|&(w, k)| (w.to_owned(), m.t(key_label(k)))).collect()) }
                 </label>
             }
