@@ -45,9 +45,11 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     await page.click('[data-testid=reveal]');
     const rejected = await page.locator('[data-testid=event][data-kind=write-rejected]').count();
     if (rejected !== 1) problems.push(`expected one rejected write in gc-pause-fenced, saw ${rejected}`);
-    // The main page carries only the catalogue index: the lesson came from scenarios/<id>.json.
-    const fetched = await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('scenarios/gc-pause-fenced.json')));
-    if (!fetched) problems.push('the lesson was not fetched from scenarios/gc-pause-fenced.json');
+    // The main page carries only the catalogue index: the lesson came baked, from
+    // scenarios/<id>.lesson (fence bake), and the page fetched no JSON lesson to parse.
+    const lessons = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/scenarios/')));
+    if (!lessons.some((n) => n.endsWith('scenarios/gc-pause-fenced.lesson'))) problems.push(`the lesson was not fetched from scenarios/gc-pause-fenced.lesson (fetched: ${lessons.join(', ')})`);
+    if (lessons.some((n) => n.endsWith('.json'))) problems.push(`the main page fetched a JSON lesson: ${lessons.join(', ')}`);
 
     // JSON and Mermaid exports live on the lab page, for the same run.
     await page.click('[data-testid=export-more]');
