@@ -4,112 +4,124 @@
 //!
 //! Pure formatting of what the trace already knows; it must not compute new facts.
 
-use crate::json::Out;
+use serde::Serialize;
+
 use crate::sim::Trace;
 
 /// The run's facts as pretty-printed JSON, ending with a newline.
 pub fn trace_json(trace: &Trace) -> String {
     let summary = trace.summary();
-    let opt = Out::opt_int;
-    let json = Out::Obj(vec![
-        ("scenario", Out::str(&trace.scenario().id)),
-        ("seed", Out::uint(trace.scenario().seed)),
-        ("events", Out::uint(trace.len() as u64)),
-        ("end_ms", Out::uint(trace.end_ms())),
-        ("truncated", Out::Bool(trace.truncated())),
-        (
-            "grants",
-            Out::Arr(
-                summary
-                    .grants
-                    .iter()
-                    .map(|g| {
-                        Out::Obj(vec![
-                            ("worker", Out::str(&g.worker)),
-                            ("token", opt(g.token)),
-                            ("at_ms", Out::uint(g.at_ms)),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "writes",
-            Out::Arr(
-                summary
-                    .writes
-                    .iter()
-                    .map(|w| {
-                        Out::Obj(vec![
-                            ("worker", Out::str(&w.worker)),
-                            ("token", opt(w.token)),
-                            ("at_ms", Out::uint(w.at_ms)),
-                            ("accepted", Out::Bool(w.rows > 0)),
-                            ("rows", Out::Int(i64::from(w.rows))),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "charges",
-            Out::Arr(vec![Out::Obj(vec![
-                ("order", Out::Int(trace.scenario().sql.order_id)),
-                ("count", Out::Int(i64::from(summary.charges))),
-            ])]),
-        ),
-        (
-            "violations",
-            Out::Arr(
-                summary
-                    .violations
-                    .iter()
-                    .map(|v| {
-                        Out::Obj(vec![
-                            ("property", Out::str(&v.name)),
-                            ("at_ms", Out::uint(v.at_ms)),
-                            ("explanation", Out::str(&v.explanation)),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "warnings",
-            Out::Arr(
-                summary
-                    .warnings
-                    .iter()
-                    .map(|v| {
-                        Out::Obj(vec![
-                            ("kind", Out::str(&v.name)),
-                            ("at_ms", Out::uint(v.at_ms)),
-                            ("explanation", Out::str(&v.explanation)),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-        (
-            "overlaps",
-            Out::Arr(
-                summary
-                    .overlaps
-                    .iter()
-                    .map(|o| {
-                        Out::Obj(vec![
-                            ("workers", Out::Arr(o.workers.iter().map(|w| Out::str(w)).collect())),
-                            ("from_ms", Out::uint(o.from_ms)),
-                            ("to_ms", Out::uint(o.to_ms)),
-                        ])
-                    })
-                    .collect(),
-            ),
-        ),
-    ]);
-    let mut text = json.pretty();
+    let scenario = trace.scenario();
+    let facts = Facts {
+        scenario: &scenario.id,
+        seed: scenario.seed,
+        events: trace.len(),
+        end_ms: trace.end_ms(),
+        truncated: trace.truncated(),
+        grants: summary
+            .grants
+            .iter()
+            .map(|g| Grant { worker: &g.worker, token: g.token, at_ms: g.at_ms })
+            .collect(),
+        writes: summary
+            .writes
+            .iter()
+            .map(|w| Write {
+                worker: &w.worker,
+                token: w.token,
+                at_ms: w.at_ms,
+                accepted: w.rows > 0,
+                rows: w.rows,
+            })
+            .collect(),
+        charges: [Charges { order: scenario.sql.order_id, count: summary.charges }],
+        violations: summary
+            .violations
+            .iter()
+            .map(|v| Finding {
+                property: Some(&v.name),
+                kind: None,
+                at_ms: v.at_ms,
+                explanation: &v.explanation,
+            })
+            .collect(),
+        warnings: summary
+            .warnings
+            .iter()
+            .map(|v| Finding {
+                property: None,
+                kind: Some(&v.name),
+                at_ms: v.at_ms,
+                explanation: &v.explanation,
+            })
+            .collect(),
+        overlaps: summary
+            .overlaps
+            .iter()
+            .map(|o| Overlap { workers: &o.workers, from_ms: o.from_ms, to_ms: o.to_ms })
+            .collect(),
+    };
+    // Writing these shapes to a string cannot fail (string keys, no floats, no I/O).
+    let mut text = serde_json::to_string_pretty(&facts).unwrap_or_default();
     text.push('\n');
     text
+}
+
+// The summary's shape, written by serde (the same text natively and in the browser).
+
+#[derive(Serialize)]
+struct Facts<'a> {
+    scenario: &'a str,
+    seed: u64,
+    events: usize,
+    end_ms: u64,
+    truncated: bool,
+    grants: Vec<Grant<'a>>,
+    writes: Vec<Write<'a>>,
+    charges: [Charges; 1],
+    violations: Vec<Finding<'a>>,
+    warnings: Vec<Finding<'a>>,
+    overlaps: Vec<Overlap<'a>>,
+}
+
+#[derive(Serialize)]
+struct Grant<'a> {
+    worker: &'a str,
+    token: Option<i64>,
+    at_ms: u64,
+}
+
+#[derive(Serialize)]
+struct Write<'a> {
+    worker: &'a str,
+    token: Option<i64>,
+    at_ms: u64,
+    accepted: bool,
+    rows: u32,
+}
+
+#[derive(Serialize)]
+struct Charges {
+    order: i64,
+    count: u32,
+}
+
+/// A violation (`property`) or a liveness warning (`kind`).
+#[derive(Serialize)]
+struct Finding<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    property: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<&'a str>,
+    at_ms: u64,
+    explanation: &'a str,
+}
+
+#[derive(Serialize)]
+struct Overlap<'a> {
+    workers: &'a [String],
+    from_ms: u64,
+    to_ms: u64,
 }
 
 /// A Mermaid sequence diagram of the trace, to paste into slides or docs.

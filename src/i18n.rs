@@ -8,38 +8,45 @@
 
 use crate::sim::order::{SortedMap, SortedSet};
 
-use crate::json::Value;
 pub use crate::lang::Lang;
 
-/// The English UI strings of the main page's views, compiled in (`build.rs` takes them from
-/// `static/i18n/en.json`, leaving out the lab's).
-pub const EN_UI: &str = include_str!(concat!(env!("OUT_DIR"), "/en-main.json"));
-
-/// The English UI strings only the lab page's views use (keys starting with `sandbox.`,
-/// `explore.` or `compare.`), looked up with [`Messages::lab`]; only the lab's bundle
-/// references them, so the main page's download does not carry them.
-pub const EN_LAB: &str = include_str!(concat!(env!("OUT_DIR"), "/en-lab.json"));
+// `EN_MAIN`: the English UI strings of the main page's views, and `EN_LAB`: those only the
+// lab page's views use (keys starting with `sandbox.`, `explore.`, `compare.`, ...), looked
+// up with [`Messages::lab`]. `build.rs` bakes both from `static/i18n/en.json` as Rust data,
+// so no page parses English, and only the lab's bundle references `EN_LAB`.
+include!(concat!(env!("OUT_DIR"), "/en_main.rs"));
+include!(concat!(env!("OUT_DIR"), "/en_lab.rs"));
 
 /// A language pack: key to template.
 pub type Pack = SortedMap<String, String>;
 
-/// Parses a pack file: one JSON object of strings (nested objects are not used).
+/// Parses a pack file: one JSON object of strings (nested objects are not used); an error
+/// names the line and column. (The web pages read fetched packs with the browser's JSON
+/// parser and [`pack_of`].)
 pub fn parse_pack(text: &str) -> Result<Pack, String> {
-    let root = crate::json::parse(text)
-        .map_err(|e| format!("line {}, column {}: {}", e.line, e.column, e.message))?;
-    let Value::Object(members) = root.value else {
-        return Err("a language pack is one JSON object".to_owned());
-    };
+    let members: Vec<(String, String)> = serde_json::from_str::<serde_json::Map<_, _>>(text)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(key, value)| match value {
+            serde_json::Value::String(text) => Ok((key, text)),
+            _ => Err(format!("the value of `{key}` must be a string")),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(pack_of(members))
+}
+
+/// A pack from its members.
+pub fn pack_of(members: impl IntoIterator<Item = (String, String)>) -> Pack {
     let mut pack = Pack::new();
-    for (key, node) in members {
-        match node.value {
-            Value::String(text) => {
-                pack.insert(key, text);
-            }
-            _ => return Err(format!("line {}: the value of `{key}` must be a string", node.line)),
-        }
+    for (key, text) in members {
+        pack.insert(key, text);
     }
-    Ok(pack)
+    pack
+}
+
+/// English baked as `build.rs` wrote it, as a pack.
+pub fn english(members: &[(&str, &str)]) -> Pack {
+    pack_of(members.iter().map(|(key, text)| ((*key).to_owned(), (*text).to_owned())))
 }
 
 /// Fills `{name}` placeholders; unknown placeholders stay as written.
@@ -74,7 +81,7 @@ pub struct Messages {
 
 impl Messages {
     pub fn english() -> Messages {
-        Messages { lang: Lang::En, en: parse_pack(EN_UI).unwrap_or_default(), pack: Pack::new() }
+        Messages { lang: Lang::En, en: english(EN_MAIN), pack: Pack::new() }
     }
 
     pub fn with_pack(lang: Lang, pack: Pack) -> Messages {
@@ -93,7 +100,7 @@ impl Messages {
     /// A UI string of the lab page (see [`EN_LAB`]): from the pack, else English.
     pub fn lab(&self, key: &str) -> String {
         static ENGLISH: std::sync::OnceLock<Pack> = std::sync::OnceLock::new();
-        self.lookup(key, ENGLISH.get_or_init(|| parse_pack(EN_LAB).unwrap_or_default()))
+        self.lookup(key, ENGLISH.get_or_init(|| english(EN_LAB)))
     }
 
     /// The pack's text, else `english`'s, else the key itself.

@@ -12,7 +12,6 @@ pub mod embed;
 pub mod explore;
 pub mod export;
 pub mod i18n;
-pub mod json;
 pub mod lang;
 pub mod markup;
 pub mod player;

@@ -6,7 +6,7 @@
 
 use crate::sim::order::SortedMap;
 
-use crate::json::{Out, Value};
+use serde_json::Value;
 
 /// The localStorage key. The format under it grew compatibly: a bare `true`/`false` (the
 /// first format) still reads as one answer.
@@ -43,35 +43,32 @@ pub enum Stored {
 impl Progress {
     pub fn read(text: Option<&str>) -> Stored {
         let Some(text) = text else { return Stored::Nothing };
-        let Ok(root) = crate::json::parse(text) else { return Stored::Corrupt };
-        Progress::from_value(root.value)
+        match serde_json::from_str(text) {
+            Ok(value) => Progress::from_value(value),
+            Err(_) => Stored::Corrupt,
+        }
     }
 
     /// The same, from JSON already parsed (an LMS's `suspend_data` carries it inside).
     pub fn from_value(value: Value) -> Stored {
         let Value::Object(members) = value else { return Stored::Corrupt };
         let mut progress = Progress::default();
-        for (key, node) in members {
+        for (key, value) in members {
             // Only known question ids, with a boolean or {"c", "f", "n"}.
             if !crate::quiz::bank().iter().any(|q| q.id == key) {
                 return Stored::Corrupt;
             }
-            let answer = match node.value {
+            let answer = match value {
                 Value::Bool(correct) => Answer { correct, first_correct: correct, attempts: 1 },
-                Value::Object(fields) => {
-                    let get =
-                        |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| &v.value);
-                    match (get("c"), get("f"), get("n")) {
+                Value::Object(fields) if fields.len() == 3 => {
+                    let attempts =
+                        fields.get("n").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
+                    match (fields.get("c"), fields.get("f"), attempts) {
                         (
                             Some(&Value::Bool(correct)),
                             Some(&Value::Bool(first_correct)),
-                            Some(Value::Number(n)),
-                        ) => match n.parse::<u32>() {
-                            Ok(attempts) if attempts >= 1 && fields.len() == 3 => {
-                                Answer { correct, first_correct, attempts }
-                            }
-                            _ => return Stored::Corrupt,
-                        },
+                            Some(attempts),
+                        ) if attempts >= 1 => Answer { correct, first_correct, attempts },
                         _ => return Stored::Corrupt,
                     }
                 }
@@ -82,24 +79,16 @@ impl Progress {
         Stored::Valid(progress)
     }
 
+    /// `{"<question>": {"c": latest right, "f": first right, "n": attempts}, ...}`.
+    pub fn to_value(&self) -> Value {
+        let answers = self.answers.iter().map(|(id, a)| {
+            (id.clone(), serde_json::json!({"c": a.correct, "f": a.first_correct, "n": a.attempts}))
+        });
+        Value::Object(answers.collect())
+    }
+
     pub fn to_text(&self) -> String {
-        // Keys are owned strings, so the object is written by hand (`Out` keys are static).
-        let mut text = String::from("{");
-        for (i, (id, a)) in self.answers.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
-            }
-            text.push_str(&Out::str(id).compact());
-            text.push(':');
-            let fields = vec![
-                ("c", Out::Bool(a.correct)),
-                ("f", Out::Bool(a.first_correct)),
-                ("n", Out::Int(i64::from(a.attempts))),
-            ];
-            text.push_str(&Out::Obj(fields).compact());
-        }
-        text.push('}');
-        text
+        self.to_value().to_string()
     }
 
     /// Records an answer and returns it as it now stands.

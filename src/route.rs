@@ -172,8 +172,16 @@ impl Link {
         Link { view, ..Link::default() }
     }
 
-    /// Parses a `location.hash` value (with or without its leading `#`).
+    /// Parses a `location.hash` value (with or without its leading `#`), reading `actor=`
+    /// with serde_json ([`crate::xapi::parse_actor`]).
     pub fn parse(hash: &str) -> Link {
+        Link::parse_with(hash, crate::xapi::parse_actor)
+    }
+
+    /// The same, with `actor` reading the agent in `actor=` (compact, or `None` when it
+    /// names nobody): the web pages pass one that uses the browser's JSON parser, so the
+    /// first page carries no JSON parser of its own (`ui::xapi::browser_actor`).
+    pub fn parse_with(hash: &str, actor: fn(&str) -> Option<String>) -> Link {
         let invalid = |message: String| Link::to(View::Invalid { message });
         if hash.len() > HASH_BYTES_MAX {
             return invalid(format!(
@@ -228,7 +236,7 @@ impl Link {
                     Some(_) => link.options.steps = crate::embed::Steps::Milestones,
                     None => return bad_option(name, &value, "each or milestones"),
                 },
-                "actor" => match crate::xapi::parse_actor(&value) {
+                "actor" => match actor(&value) {
                     Some(actor) => link.options.actor = Some(actor),
                     None => return bad_option(name, &value, "an xAPI agent (JSON with mbox, account, openid or mbox_sha1sum)"),
                 },

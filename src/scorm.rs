@@ -9,8 +9,8 @@
 
 use crate::sim::order::SortedSet;
 
-use crate::json::{Out, Value};
 use crate::progress::Progress;
+use serde_json::Value;
 
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Version {
@@ -204,33 +204,28 @@ pub struct Suspended {
 impl Suspended {
     /// `{"q": <quiz progress>, "d": [ids]}`.
     pub fn to_text(&self) -> String {
-        let done = Out::Arr(self.done.iter().map(|id| Out::str(id)).collect()).compact();
-        Out::Obj(vec![("q", Out::Raw(self.quiz.to_text())), ("d", Out::Raw(done))]).compact()
+        let done: Vec<&String> = self.done.iter().collect();
+        serde_json::json!({"q": self.quiz.to_value(), "d": done}).to_string()
     }
 
     /// What an LMS gave back; anything unreadable starts afresh (never a panic).
     pub fn read(text: &str) -> Suspended {
-        let Ok(root) = crate::json::parse(text) else { return Suspended::default() };
-        let Value::Object(members) = root.value else { return Suspended::default() };
+        let Ok(Value::Object(members)) = serde_json::from_str::<Value>(text) else {
+            return Suspended::default();
+        };
         let mut state = Suspended::default();
-        for (key, node) in members {
-            match (key.as_str(), node.value) {
-                ("q", value) => {
-                    if let crate::progress::Stored::Valid(quiz) = Progress::from_value(value) {
-                        state.quiz = quiz;
-                    }
-                }
-                ("d", Value::Array(items)) => {
-                    state.done = items
-                        .into_iter()
-                        .filter_map(|i| match i.value {
-                            Value::String(id) if crate::catalogue::is_builtin(&id) => Some(id),
-                            _ => None,
-                        })
-                        .collect();
-                }
-                _ => {}
-            }
+        if let Some(quiz) = members.get("q")
+            && let crate::progress::Stored::Valid(quiz) = Progress::from_value(quiz.clone())
+        {
+            state.quiz = quiz;
+        }
+        if let Some(Value::Array(items)) = members.get("d") {
+            state.done = items
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|id| crate::catalogue::is_builtin(id))
+                .map(str::to_owned)
+                .collect();
         }
         state
     }

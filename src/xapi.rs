@@ -6,7 +6,7 @@
 //! bytes), the time, the page's address and the language, and posts the text only to the
 //! origins in `origins=` (statements carry learner data).
 
-use crate::json::{Out, Value};
+use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Verb {
@@ -76,113 +76,224 @@ pub fn statement(
     parent: Option<&Activity>,
 ) -> String {
     let lang = context.lang;
-    let text = |s: &str| Out::Obj(vec![(lang, Out::str(s))]);
-    let actor = match &context.actor {
-        Some(agent) => Out::Raw(agent.clone()),
-        None => Out::Obj(vec![
-            ("objectType", Out::str("Agent")),
-            (
-                "account",
-                Out::Obj(vec![
-                    ("homePage", Out::str(&context.home_page)),
-                    ("name", Out::str("anonymous")),
-                ]),
-            ),
-        ]),
+    let choices = object.correct.map(|right| {
+        let choices = object
+            .choices
+            .iter()
+            .enumerate()
+            .map(|(i, text)| Choice { id: i.to_string(), description: Text(lang, text) })
+            .collect();
+        (choices, [right.to_string()])
+    });
+    let (choices, correct_responses_pattern) = match choices {
+        Some((choices, pattern)) => (Some(choices), Some(pattern)),
+        None => (None, None),
     };
-    let mut definition = vec![("name", text(&object.name))];
-    if let Some(right) = object.correct {
-        definition.push(("type", Out::str("http://adlnet.gov/expapi/activities/cmi.interaction")));
-        definition.push(("interactionType", Out::str("choice")));
-        definition.push((
-            "choices",
-            Out::Arr(
-                object
-                    .choices
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| {
-                        Out::Obj(vec![("id", Out::Str(i.to_string())), ("description", text(c))])
-                    })
-                    .collect(),
-            ),
-        ));
-        definition.push(("correctResponsesPattern", Out::Arr(vec![Out::Str(right.to_string())])));
-    }
-    let mut result = Vec::new();
-    if let Some((raw, max)) = outcome.score {
-        result.push((
-            "score",
-            Out::Obj(vec![
-                ("min", Out::Int(0)),
-                ("max", Out::uint(max as u64)),
-                ("raw", Out::uint(raw as u64)),
-                ("scaled", Out::Raw(fraction(raw as u64, max as u64))),
-            ]),
-        ));
-    }
-    if let Some(success) = outcome.success {
-        result.push(("success", Out::Bool(success)));
-    }
-    if let Some(completion) = outcome.completion {
-        result.push(("completion", Out::Bool(completion)));
-    }
-    if let Some(response) = outcome.response {
-        result.push(("response", Out::Str(response.to_string())));
-    }
-    if let Some(ms) = outcome.duration_ms {
-        result.push(("duration", Out::Str(iso_duration(ms))));
-    }
-    let mut members = vec![
-        ("id", Out::str(&context.id)),
-        ("timestamp", Out::str(&context.timestamp)),
-        ("actor", actor),
-        (
-            "verb",
-            Out::Obj(vec![
-                ("id", Out::Str(format!("http://adlnet.gov/expapi/verbs/{}", verb.word()))),
-                ("display", Out::Obj(vec![("en-US", Out::str(verb.word()))])),
-            ]),
-        ),
-        (
-            "object",
-            Out::Obj(vec![
-                ("objectType", Out::str("Activity")),
-                ("id", Out::str(&object.id)),
-                ("definition", Out::Obj(definition)),
-            ]),
-        ),
-    ];
-    if !result.is_empty() {
-        members.push(("result", Out::Obj(result)));
-    }
-    if let Some(parent) = parent {
-        members.push((
-            "context",
-            Out::Obj(vec![(
-                "contextActivities",
-                Out::Obj(vec![(
-                    "parent",
-                    Out::Arr(vec![Out::Obj(vec![
-                        ("objectType", Out::str("Activity")),
-                        ("id", Out::str(&parent.id)),
-                        ("definition", Out::Obj(vec![("name", text(&parent.name))])),
-                    ])]),
-                )]),
-            )]),
-        ));
-    }
-    Out::Obj(members).compact()
+    let result = Result_ {
+        score: outcome.score.map(|(raw, max)| Score {
+            min: 0,
+            max,
+            raw,
+            scaled: Raw(fraction(raw as u64, max as u64)),
+        }),
+        success: outcome.success,
+        completion: outcome.completion,
+        response: outcome.response.map(|r| r.to_string()),
+        duration: outcome.duration_ms.map(iso_duration),
+    };
+    let empty = result.score.is_none()
+        && result.success.is_none()
+        && result.completion.is_none()
+        && result.response.is_none()
+        && result.duration.is_none();
+    let verb_word = verb.word();
+    let statement = Statement {
+        id: &context.id,
+        timestamp: &context.timestamp,
+        actor: match &context.actor {
+            Some(agent) => Actor::Given(Raw(agent.clone())),
+            None => Actor::Anonymous {
+                object_type: "Agent",
+                account: Account { home_page: &context.home_page, name: "anonymous" },
+            },
+        },
+        verb: VerbRef {
+            id: format!("http://adlnet.gov/expapi/verbs/{verb_word}"),
+            display: Text("en-US", verb_word),
+        },
+        object: ActivityRef {
+            object_type: "Activity",
+            id: &object.id,
+            definition: Definition {
+                name: Text(lang, &object.name),
+                kind: object.correct.map(|_| "http://adlnet.gov/expapi/activities/cmi.interaction"),
+                interaction_type: object.correct.map(|_| "choice"),
+                choices,
+                correct_responses_pattern,
+            },
+        },
+        result: (!empty).then_some(result),
+        context: parent.map(|parent| StatementContext {
+            context_activities: ContextActivities {
+                parent: [ActivityRef {
+                    object_type: "Activity",
+                    id: &parent.id,
+                    definition: Definition {
+                        name: Text(lang, &parent.name),
+                        ..Definition::default()
+                    },
+                }],
+            },
+        }),
+    };
+    json_text(&statement)
 }
 
 /// The message an H5P host reads: `{"context":"h5p","action":"xAPI","statement":...}`.
 pub fn h5p_envelope(statement: &str) -> String {
-    Out::Obj(vec![
-        ("context", Out::str("h5p")),
-        ("action", Out::str("xAPI")),
-        ("statement", Out::Raw(statement.to_owned())),
-    ])
-    .compact()
+    #[derive(Serialize)]
+    struct Envelope {
+        context: &'static str,
+        action: &'static str,
+        statement: Raw,
+    }
+    json_text(&Envelope { context: "h5p", action: "xAPI", statement: Raw(statement.to_owned()) })
+}
+
+// The statement's shape (xAPI 1.0.3), written by serde; members that are not set are left
+// out.
+
+#[derive(Serialize)]
+struct Statement<'a> {
+    id: &'a str,
+    timestamp: &'a str,
+    actor: Actor<'a>,
+    verb: VerbRef<'a>,
+    object: ActivityRef<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<Result_>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context: Option<StatementContext<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Actor<'a> {
+    /// The agent from `actor=`, as the launch link wrote it (checked by [`names_learner`]).
+    Given(Raw),
+    #[serde(rename_all = "camelCase")]
+    Anonymous { object_type: &'static str, account: Account<'a> },
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Account<'a> {
+    home_page: &'a str,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct VerbRef<'a> {
+    id: String,
+    display: Text<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ActivityRef<'a> {
+    object_type: &'static str,
+    id: &'a str,
+    definition: Definition<'a>,
+}
+
+#[derive(Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Definition<'a> {
+    name: Text<'a>,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interaction_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    choices: Option<Vec<Choice<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    correct_responses_pattern: Option<[String; 1]>,
+}
+
+#[derive(Serialize)]
+struct Choice<'a> {
+    id: String,
+    description: Text<'a>,
+}
+
+/// `result`: every part optional.
+#[derive(Serialize)]
+struct Result_ {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<Score>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    success: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    completion: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    response: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duration: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Score {
+    min: usize,
+    max: usize,
+    raw: usize,
+    scaled: Raw,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatementContext<'a> {
+    context_activities: ContextActivities<'a>,
+}
+
+#[derive(Serialize)]
+struct ContextActivities<'a> {
+    parent: [ActivityRef<'a>; 1],
+}
+
+/// A language map with one entry: `{"en-US": "..."}`.
+#[derive(Default)]
+struct Text<'a>(&'a str, &'a str);
+
+impl Serialize for Text<'_> {
+    fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = to.serialize_map(Some(1))?;
+        map.serialize_entry(self.0, self.1)?;
+        map.end()
+    }
+}
+
+/// JSON text written as it is: a number made without floating point (`scaled`) or an agent
+/// already checked to be one JSON object.
+struct Raw(String);
+
+impl Serialize for Raw {
+    fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+        // serde_json's token for raw JSON (what its `RawValue` writes, with the `raw_value`
+        // feature), used directly because `RawValue::from_string` parses the text: that
+        // would link serde_json's parser into the first page. A test reads the written
+        // statement back and finds `scaled` a number and the agent an object.
+        use serde::ser::SerializeStruct;
+        let mut raw = to.serialize_struct("$serde_json::private::RawValue", 1)?;
+        raw.serialize_field("$serde_json::private::RawValue", &self.0)?;
+        raw.end()
+    }
+}
+
+/// Writing these shapes cannot fail (string keys, no floats, no I/O); an empty text would
+/// be refused by any LRS and is never posted in practice.
+fn json_text(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// A version-4 UUID from 16 random bytes.
@@ -202,33 +313,61 @@ pub fn uuid(mut bytes: [u8; 16]) -> String {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// What [`names_learner`] looks at in an agent: its string members (a member of another
+/// type counts as absent). Read from JSON text by serde_json ([`parse_actor`]), or on the
+/// web pages from what the browser's JSON parser made of it (`ui::xapi`).
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Agent {
+    /// Whether the text was one JSON object.
+    pub is_object: bool,
+    pub object_type: Option<String>,
+    pub mbox: Option<String>,
+    pub mbox_sha1sum: Option<String>,
+    pub openid: Option<String>,
+    /// `account.homePage` and `account.name`.
+    pub account_home_page: Option<String>,
+    pub account_name: Option<String>,
+}
+
+/// Whether the agent names the learner: an object (of `objectType` "Agent", if given)
+/// with `mbox` (a `mailto:`), `mbox_sha1sum`, `openid` or an `account` with `homePage` and
+/// `name`.
+pub fn names_learner(agent: &Agent) -> bool {
+    let given = |member: &Option<String>| member.as_deref().is_some_and(|s| !s.is_empty());
+    agent.is_object
+        && agent.object_type.as_deref().is_none_or(|t| t == "Agent")
+        && ((given(&agent.account_home_page) && given(&agent.account_name))
+            || agent.mbox.as_deref().is_some_and(|m| m.starts_with("mailto:"))
+            || given(&agent.mbox_sha1sum)
+            || given(&agent.openid))
+}
+
 /// The agent in `actor=` (JSON, as cmi5 and xAPI launch links carry it), compact; `None`
-/// unless it is an object naming the learner by `mbox`, `mbox_sha1sum`, `openid` or an
-/// `account` with `homePage` and `name`.
+/// unless it is one JSON object that [`names_learner`].
 pub fn parse_actor(text: &str) -> Option<String> {
-    let root = crate::json::parse(text).ok()?;
-    let Value::Object(members) = &root.value else { return None };
-    let get = |key: &str| members.iter().find(|(k, _)| k == key).map(|(_, v)| &v.value);
-    let is_string = |v: Option<&Value>| matches!(v, Some(Value::String(s)) if !s.is_empty());
-    if !matches!(get("objectType"), None | Some(Value::String(_)))
-        || matches!(get("objectType"), Some(Value::String(t)) if t != "Agent")
-    {
-        return None;
-    }
-    let account = match get("account") {
-        Some(Value::Object(a)) => {
-            let has = |key: &str| a.iter().any(|(k, v)| k == key && is_string(Some(&v.value)));
-            has("homePage") && has("name")
-        }
-        _ => false,
+    let root: serde_json::Value = serde_json::from_str(text).ok()?;
+    let member = |value: &serde_json::Value, key: &str| {
+        value.get(key).and_then(serde_json::Value::as_str).map(str::to_owned)
     };
-    let named = account
-        || matches!(get("mbox"), Some(Value::String(m)) if m.starts_with("mailto:"))
-        || is_string(get("mbox_sha1sum"))
-        || is_string(get("openid"));
-    // The text parsed as one JSON object, so it can stand in the statement as it is;
-    // line breaks are dropped so the statement stays on one line.
-    named.then(|| text.trim().replace(['\n', '\r'], ""))
+    let account = root.get("account").cloned().unwrap_or_default();
+    let agent = Agent {
+        is_object: root.is_object(),
+        object_type: member(&root, "objectType"),
+        mbox: member(&root, "mbox"),
+        mbox_sha1sum: member(&root, "mbox_sha1sum"),
+        openid: member(&root, "openid"),
+        account_home_page: member(&account, "homePage"),
+        account_name: member(&account, "name"),
+    };
+    // A non-string `objectType` is not "Agent".
+    let odd_type = root.get("objectType").is_some_and(|t| !t.is_string());
+    (!odd_type && names_learner(&agent)).then(|| actor_text(text))
+}
+
+/// The agent's text as a statement carries it: it parsed as one JSON object, so it stands
+/// in the statement as it is; line breaks are dropped so the statement stays on one line.
+pub fn actor_text(text: &str) -> String {
+    text.trim().replace(['\n', '\r'], "")
 }
 
 /// `PT12.5S` (ISO 8601), from milliseconds.
@@ -267,7 +406,11 @@ mod tests {
         Activity, Context, Outcome, Verb, fraction, h5p_envelope, iso_duration, parse_actor,
         statement, uuid,
     };
-    use crate::json::{Value, parse};
+    use serde_json::Value;
+
+    fn parse(text: &str) -> Result<Value, serde_json::Error> {
+        serde_json::from_str(text)
+    }
 
     fn context(actor: Option<&str>) -> Context {
         Context {
@@ -281,8 +424,8 @@ mod tests {
 
     fn get<'a>(value: &'a Value, path: &[&str]) -> &'a Value {
         path.iter().fold(value, |v, key| match v {
-            Value::Object(members) => &members.iter().find(|(k, _)| k == key).expect(key).1.value,
-            Value::Array(items) => &items[key.parse::<usize>().expect("index")].value,
+            Value::Object(members) => members.get(*key).expect(key),
+            Value::Array(items) => &items[key.parse::<usize>().expect("index")],
             other => panic!("{key} in {other:?}"),
         })
     }
@@ -302,7 +445,7 @@ mod tests {
         };
         let outcome = Outcome { success: Some(false), response: Some(0), ..Outcome::default() };
         let text = statement(&context(None), Verb::Answered, &question, &outcome, Some(&parent));
-        let root = parse(&text).expect("valid JSON").value;
+        let root = parse(&text).expect("valid JSON");
         assert!(
             matches!(get(&root, &["verb", "id"]), Value::String(v) if v == "http://adlnet.gov/expapi/verbs/answered")
         );
@@ -323,7 +466,7 @@ mod tests {
         assert!(
             matches!(get(&root, &["actor", "account", "name"]), Value::String(v) if v == "anonymous")
         );
-        let envelope = parse(&h5p_envelope(&text)).expect("valid JSON").value;
+        let envelope = parse(&h5p_envelope(&text)).expect("valid JSON");
         assert!(matches!(get(&envelope, &["context"]), Value::String(v) if v == "h5p"));
         assert!(matches!(get(&envelope, &["statement", "id"]), Value::String(v) if v.len() == 36));
     }

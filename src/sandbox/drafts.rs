@@ -2,7 +2,7 @@
 //! one's text, valid or not. Pure: the shell reads and writes the storage; what it reads
 //! is untrusted and anything unreadable becomes no drafts rather than an error.
 
-use crate::json::{self, Out, Value};
+use serde_json::Value;
 
 /// Drafts kept at most (the oldest beyond it are dropped when a new one is made).
 pub const DRAFTS_MAX: usize = 20;
@@ -21,30 +21,20 @@ pub struct Drafts {
 impl Drafts {
     /// Drafts as stored; `None` when the text is not a drafts record.
     pub fn read(stored: &str) -> Option<Drafts> {
-        let root = json::parse(stored).ok()?;
-        let Value::Object(members) = root.value else { return None };
+        let Ok(Value::Object(members)) = serde_json::from_str::<Value>(stored) else {
+            return None;
+        };
         let mut drafts = Drafts::default();
-        for (key, node) in members {
-            match (key.as_str(), node.value) {
-                ("open", Value::String(name)) => drafts.open = name,
-                ("drafts", Value::Array(items)) => {
-                    for item in items {
-                        let Value::Object(pair) = item.value else { continue };
-                        let text_of = |k: &str| {
-                            pair.iter().find(|(n, _)| n == k).and_then(|(_, v)| match &v.value {
-                                Value::String(s) => Some(s.clone()),
-                                _ => None,
-                            })
-                        };
-                        if let (Some(name), Some(text)) = (text_of("name"), text_of("text"))
-                            && !name.trim().is_empty()
-                            && !drafts.items.iter().any(|(n, _)| *n == name)
-                        {
-                            drafts.items.push((name, text));
-                        }
-                    }
-                }
-                _ => {}
+        if let Some(Value::String(name)) = members.get("open") {
+            drafts.open.clone_from(name);
+        }
+        for item in members.get("drafts").and_then(Value::as_array).into_iter().flatten() {
+            let text_of = |k: &str| item.get(k).and_then(Value::as_str).map(str::to_owned);
+            if let (Some(name), Some(text)) = (text_of("name"), text_of("text"))
+                && !name.trim().is_empty()
+                && !drafts.items.iter().any(|(n, _)| *n == name)
+            {
+                drafts.items.push((name, text));
             }
         }
         drafts.items.truncate(DRAFTS_MAX);
@@ -62,19 +52,11 @@ impl Drafts {
             let Some(i) = items.iter().position(|(n, _)| *n != self.open) else { break };
             items.remove(i);
         }
-        Out::Obj(vec![
-            ("open", Out::str(&self.open)),
-            (
-                "drafts",
-                Out::Arr(
-                    items
-                        .iter()
-                        .map(|(n, t)| Out::Obj(vec![("name", Out::str(n)), ("text", Out::str(t))]))
-                        .collect(),
-                ),
-            ),
-        ])
-        .compact()
+        let drafts: Vec<Value> = items
+            .iter()
+            .map(|(name, text)| serde_json::json!({"name": name, "text": text}))
+            .collect();
+        serde_json::json!({"open": self.open, "drafts": drafts}).to_string()
     }
 
     /// The open draft's text.

@@ -4,9 +4,9 @@
 
 use crate::catalogue::codec;
 use crate::catalogue::load::{self, LoadError};
-use crate::json::{self, Node, Value};
 use crate::sim::Scenario;
 use crate::sim::scenario::Word;
+use serde_json::{Map, Value};
 
 /// One member of a step or fault row, as the form shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,15 +39,14 @@ pub fn optional_members(kind: &str) -> Vec<(&'static str, &'static str, &'static
 /// The members of a row's JSON object except its kind (`do` / `fault`), in order, then its
 /// unset optional members; empty if the text is not an object.
 pub fn fields(row_json: &str) -> Vec<(String, Field)> {
-    let Ok(node) = json::parse(row_json) else { return Vec::new() };
-    let Value::Object(members) = node.value else { return Vec::new() };
+    let Some(members) = object(row_json) else { return Vec::new() };
     let kind = kind_of(&members);
     let mut out: Vec<(String, Field)> = members
         .iter()
-        .filter(|(key, _)| key != "do" && key != "fault")
-        .map(|(key, node)| {
-            let field = match &node.value {
-                Value::Number(n) => Field::Number(n.clone()),
+        .filter(|(key, _)| *key != "do" && *key != "fault")
+        .map(|(key, value)| {
+            let field = match value {
+                Value::Number(n) => Field::Number(n.to_string()),
                 Value::String(t) => match codec::member_words(&kind, key) {
                     Some(words) => Field::Word(t.clone(), words),
                     None => Field::Text(t.clone()),
@@ -59,7 +58,7 @@ pub fn fields(row_json: &str) -> Vec<(String, Field)> {
         })
         .collect();
     for (member, _, default) in optional_members(&kind) {
-        if !members.iter().any(|(key, _)| key == member) {
+        if !members.contains_key(member) {
             out.push((member.to_owned(), Field::Unset(default)));
         }
     }
@@ -76,21 +75,21 @@ pub fn field_words(kind: &str, member: &str) -> Option<Vec<&'static str>> {
 /// it wants), text stays text, a flag reads "true"/"false". An optional member is added when
 /// absent, and removed when the input is blank. Other members are kept as typed.
 pub fn with_field(row_json: &str, key: &str, input: &str) -> String {
-    let Ok(node) = json::parse(row_json) else { return row_json.to_owned() };
-    let Value::Object(members) = node.value else { return row_json.to_owned() };
+    let Some(members) = object(row_json) else { return row_json.to_owned() };
     let kind = kind_of(&members);
     let optional = optional_members(&kind).into_iter().find(|(m, ..)| *m == key);
-    let mut parts: Vec<String> = Vec::new();
+    let mut row = Map::new();
     let mut found = false;
-    for (name, member) in &members {
+    for (name, member) in members {
         if name == key {
             found = true;
             if optional.is_some() && input.trim().is_empty() {
                 continue;
             }
-            parts.push(format!("{}:{}", json::quote(name), typed(Some(member), input)));
+            let value = typed(Some(&member), input);
+            row.insert(name, value);
         } else {
-            parts.push(format!("{}:{}", json::quote(name), node_text(member)));
+            row.insert(name, member);
         }
     }
     if !found
@@ -99,12 +98,12 @@ pub fn with_field(row_json: &str, key: &str, input: &str) -> String {
     {
         // Typed like the member's starting value: a number, or text.
         let value = match start.starts_with('"') {
-            true => json::quote(input),
+            true => Value::String(input.to_owned()),
             false => typed(None, input),
         };
-        parts.push(format!("{}:{value}", json::quote(member)));
+        row.insert(member.to_owned(), value);
     }
-    format!("{{{}}}", parts.join(","))
+    Value::Object(row).to_string()
 }
 
 /// A scenario-wide setting the form offers as a menu.
@@ -156,83 +155,48 @@ pub(crate) fn set_setting(
     setting: Setting,
     word: &str,
 ) -> Result<Scenario, LoadError> {
-    let text = codec::write_scenario(s).compact();
-    let mut root = json::parse(&text).map_err(|e| LoadError {
-        path: "$".into(),
-        line: 0,
-        column: 0,
-        message: e.message,
-    })?;
-    let value = Node { value: Value::String(word.to_owned()), ..root.clone() };
-    set_member(&mut root, setting.members(), value);
-    load::parse_scenario(&node_text(&root))
-}
-
-fn set_member(node: &mut Node, path: &[&str], value: Node) {
-    let Some((first, rest)) = path.split_first() else {
-        *node = value;
-        return;
-    };
-    let Value::Object(members) = &mut node.value else { return };
-    match members.iter_mut().find(|(k, _)| k == first) {
-        Some((_, child)) => set_member(child, rest, value),
-        None if rest.is_empty() => members.push(((*first).to_owned(), value)),
-        None => {}
+    let mut root: Value = serde_json::from_str(&codec::write_scenario(s).compact())
+        .map_err(|e| LoadError { path: "$".into(), line: 0, column: 0, message: e.to_string() })?;
+    let (parents, last) = setting.members().split_at(setting.members().len() - 1);
+    let mut node = &mut root;
+    for parent in parents {
+        node = &mut node[*parent];
     }
+    node[last[0]] = Value::String(word.to_owned());
+    load::parse_scenario(&root.to_string())
 }
 
 /// A step's or fault's kind (`do` / `fault`) from its row JSON; empty if it has none.
 pub fn row_kind(row_json: &str) -> String {
-    match json::parse(row_json) {
-        Ok(Node { value: Value::Object(members), .. }) => kind_of(&members),
-        _ => String::new(),
+    object(row_json).map(|members| kind_of(&members)).unwrap_or_default()
+}
+
+/// The row's members, if its text is one JSON object.
+fn object(row_json: &str) -> Option<Map<String, Value>> {
+    match serde_json::from_str(row_json) {
+        Ok(Value::Object(members)) => Some(members),
+        _ => None,
     }
 }
 
-fn kind_of(members: &[(String, Node)]) -> String {
-    members
-        .iter()
-        .find(|(key, _)| key == "do" || key == "fault")
-        .and_then(|(_, n)| match &n.value {
-            Value::String(k) => Some(k.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
+fn kind_of(members: &Map<String, Value>) -> String {
+    let kind = members.get("do").or_else(|| members.get("fault"));
+    kind.and_then(Value::as_str).unwrap_or_default().to_owned()
 }
 
 /// The input as JSON for a member that was `current`: a number or flag when it reads as one
 /// and the member was one, else text.
-fn typed(current: Option<&Node>, input: &str) -> String {
+fn typed(current: Option<&Value>, input: &str) -> Value {
     let trimmed = input.trim();
-    match current.map(|n| &n.value) {
-        Some(Value::Number(_)) | None if is_json_number(trimmed) => trimmed.to_owned(),
-        Some(Value::Bool(_)) if matches!(trimmed, "true" | "false") => trimmed.to_owned(),
-        _ => json::quote(input),
-    }
-}
-
-fn is_json_number(text: &str) -> bool {
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
-}
-
-/// A parsed value back to JSON text.
-fn node_text(node: &Node) -> String {
-    match &node.value {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => n.clone(),
-        Value::String(t) => json::quote(t),
-        Value::Array(items) => {
-            format!("[{}]", items.iter().map(node_text).collect::<Vec<_>>().join(","))
+    let number = trimmed
+        .parse::<u64>()
+        .map(Value::from)
+        .or_else(|_| trimmed.parse::<i64>().map(Value::from));
+    match (current, number) {
+        (Some(Value::Number(_)) | None, Ok(number)) => number,
+        (Some(Value::Bool(_)), _) if matches!(trimmed, "true" | "false") => {
+            Value::Bool(trimmed == "true")
         }
-        Value::Object(members) => format!(
-            "{{{}}}",
-            members
-                .iter()
-                .map(|(k, v)| format!("{}:{}", json::quote(k), node_text(v)))
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
+        _ => Value::String(input.to_owned()),
     }
 }

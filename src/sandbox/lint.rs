@@ -5,10 +5,10 @@
 
 use crate::catalogue::load::LoadError;
 use crate::catalogue::narration::anchor_event;
-use crate::json::{self, Node, Value};
 use crate::sim::event::TAGS;
 use crate::sim::scenario::{Anchor, Fault};
 use crate::sim::{Scenario, Trace};
+use serde_json::Value;
 
 /// One warning, with the path of what it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,11 +168,11 @@ pub fn explain(mut error: LoadError, text: &str) -> LoadError {
         error.message = format!("unknown field `{name}`; did you mean `{near}`?");
     } else if let Some(rest) = message.strip_prefix("missing field `")
         && let Some(wanted) = rest.split('`').next()
-        && let Ok(root) = json::parse(text)
-        && let Some(Node { value: Value::Object(members), .. }) = at_path(&root, &error.path)
+        && let Ok(root) = serde_json::from_str::<Value>(text)
+        && let Some(Value::Object(members)) = at_path(&root, &error.path)
         && let Some(typo) = members
-            .iter()
-            .map(|(k, _)| k.as_str())
+            .keys()
+            .map(String::as_str)
             .find(|k| *k != wanted && did_you_mean(k, [wanted]).is_some())
     {
         error.message =
@@ -218,9 +218,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// The node at a loader path such as `$.workers[1].program[0]`.
-fn at_path<'n>(root: &'n Node, path: &str) -> Option<&'n Node> {
-    let mut node = root;
+/// The value at a loader path such as `$.workers[1].program[0]`.
+fn at_path<'v>(root: &'v Value, path: &str) -> Option<&'v Value> {
+    let mut value = root;
     let rest = path.strip_prefix('$')?;
     for part in rest.split('.').filter(|p| !p.is_empty()) {
         let (name, indexes) = match part.find('[') {
@@ -228,14 +228,12 @@ fn at_path<'n>(root: &'n Node, path: &str) -> Option<&'n Node> {
             None => (part, ""),
         };
         if !name.is_empty() {
-            let Value::Object(members) = &node.value else { return None };
-            node = &members.iter().find(|(k, _)| k == name)?.1;
+            value = value.get(name)?;
         }
         for index in indexes.split('[').filter(|s| !s.is_empty()) {
             let i: usize = index.trim_end_matches(']').parse().ok()?;
-            let Value::Array(items) = &node.value else { return None };
-            node = items.get(i)?;
+            value = value.get(i)?;
         }
     }
-    Some(node)
+    Some(value)
 }

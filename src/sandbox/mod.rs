@@ -436,13 +436,11 @@ pub enum Import {
 
 impl Import {
     pub fn of(text: &str) -> Import {
-        use crate::json::Value;
-        if let Ok(root) = crate::json::parse(text)
-            && let Value::Object(members) = &root.value
-            && members.iter().any(|(k, _)| k == "grants")
-            && members.iter().any(|(k, _)| k == "writes")
-            && let Some((_, id)) = members.iter().find(|(k, _)| k == "scenario")
-            && let Value::String(id) = &id.value
+        use serde_json::Value;
+        if let Ok(Value::Object(members)) = serde_json::from_str::<Value>(text)
+            && members.contains_key("grants")
+            && members.contains_key("writes")
+            && let Some(Value::String(id)) = members.get("scenario")
         {
             return Import::Trace { scenario: id.clone() };
         }

@@ -182,13 +182,13 @@ impl Pages for AllPages {
 
 #[component]
 pub fn App<P: Pages>() -> Html {
-    let link = use_state(|| Link::parse(&current_hash()));
+    let link = use_state(|| crate::ui::nav::parse_link(&current_hash()));
     {
         let link = link.clone();
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
                 EventListener::new(&window, "hashchange", move |_| {
-                    link.set(Link::parse(&current_hash()))
+                    link.set(crate::ui::nav::parse_link(&current_hash()))
                 })
             });
             move || drop(listener)

@@ -13,7 +13,7 @@ use wasm_bindgen::prelude::Closure;
 use yew::prelude::*;
 
 use crate::embed::{
-    Form, Inbound, Outbound, Post, Sizer, To, origin_allowed, parse_h5p, parse_inbound,
+    Envelope, Form, H5pMessage, Inbound, Outbound, Post, Sizer, To, h5p, inbound, origin_allowed,
 };
 use crate::route::Link;
 
@@ -161,15 +161,33 @@ pub(crate) fn use_host_messages(on_message: impl Fn(Inbound) + 'static) {
 fn on_message(event: &Event) {
     let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else { return };
     let data = event.data();
-    // Hosts may post a string or an object; both are read as JSON text.
-    let Some(text) = data
-        .as_string()
-        .or_else(|| js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()))
-    else {
+    // Hosts may post JSON text or an object; text goes through the browser's JSON parser
+    // (the first page carries no JSON parser of its own), and the members are read as the
+    // envelope types of `embed` say: a member of another type counts as absent.
+    let value = match data.as_string() {
+        Some(text) => match js_sys::JSON::parse(&text) {
+            Ok(value) => value,
+            Err(_) => return,
+        },
+        None => data,
+    };
+    if !value.is_object() {
         return;
+    }
+    let text = |key: &str| {
+        js_sys::Reflect::get(&value, &key.into()).ok().and_then(|member| member.as_string())
+    };
+    // A whole number of 0 or more that a double holds exactly (JSON numbers are doubles).
+    let whole = |key: &str| {
+        js_sys::Reflect::get(&value, &key.into())
+            .ok()
+            .and_then(|member| member.as_f64())
+            .filter(|n| n.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(n))
+            .map(|n| n as u64)
     };
     // H5P's resizer talks about heights only, from any parent.
-    if let Some(h5p) = parse_h5p(&text) {
+    let h5p_message = H5pMessage { context: text("context"), action: text("action") };
+    if let Some(h5p) = h5p(h5p_message) {
         let (scroll, client) = heights();
         let posts = CHANNEL.with(|c| c.borrow_mut().sizer.on_h5p(h5p, scroll, client));
         return send(posts);
@@ -179,7 +197,15 @@ fn on_message(event: &Event) {
         c.link.embed && origin_allowed(&c.link.origins, &event.origin())
     });
     // Only listed origins may drive the player.
-    if let Some(message) = allowed.then(|| parse_inbound(&text)).flatten() {
+    let envelope = Envelope {
+        protocol: text("protocol"),
+        version: whole("version"),
+        kind: text("type"),
+        t_ms: whole("t_ms"),
+        id: text("id"),
+        data: text("data"),
+    };
+    if let Some(message) = allowed.then(|| inbound(envelope)).flatten() {
         deliver(message);
     }
 }

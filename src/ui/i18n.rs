@@ -8,7 +8,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::i18n::{Lang, Messages, Pack, parse_pack};
+use crate::i18n::{Lang, Messages, Pack, pack_of, parse_pack};
 
 /// The messages every view reads.
 #[derive(Clone, PartialEq)]
@@ -30,6 +30,27 @@ pub fn install_pack(lang: Lang, text: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A fetched pack's text, read by the browser's JSON parser: the main page carries no JSON
+/// parser of its own (serde_json's would cost it 17.8 KB gzip, measured).
+fn browser_pack(text: &str) -> Result<Pack, String> {
+    let value = js_sys::JSON::parse(text).map_err(|_| "the pack is not JSON".to_owned())?;
+    if !value.is_object() || js_sys::Array::is_array(&value) {
+        return Err("a language pack is one JSON object".to_owned());
+    }
+    let object: js_sys::Object = value.unchecked_into();
+    let mut members = Vec::new();
+    for entry in js_sys::Object::entries(&object).iter() {
+        let entry: js_sys::Array = entry.unchecked_into();
+        let key = entry.get(0).as_string().unwrap_or_default();
+        let text = entry
+            .get(1)
+            .as_string()
+            .ok_or_else(|| format!("the value of `{key}` must be a string"))?;
+        members.push((key, text));
+    }
+    Ok(pack_of(members))
+}
+
 pub(crate) fn cached(lang: Lang) -> Option<Messages> {
     match lang {
         Lang::En => Some(Messages::english()),
@@ -45,7 +66,8 @@ pub(crate) async fn fetch_pack(lang: Lang) -> Result<Messages, String> {
         return Ok(messages);
     }
     let text = fetch_text(&format!("i18n/{}.json", lang.code())).await?;
-    install_pack(lang, &text)?;
+    let pack = browser_pack(&text)?;
+    PACKS.with(|packs| packs.borrow_mut().insert(lang, pack));
     cached(lang).ok_or_else(|| "pack vanished".to_owned())
 }
 

@@ -51,7 +51,7 @@ fn an_idempotency_key_alone_does_not_stop_the_stale_write() {
 #[test]
 fn every_change_and_heading_has_an_english_message() {
     // The keys are built by code, so the i18n scan of literal keys cannot see them.
-    let lab = fencing_playground::i18n::parse_pack(fencing_playground::i18n::EN_LAB).expect("lab");
+    let lab = fencing_playground::i18n::english(fencing_playground::i18n::EN_LAB);
     for key in
         Change::ALL.map(Change::key).into_iter().chain(Protection::ALL.map(Protection::heading_key))
     {

@@ -13,11 +13,8 @@ fn pack(lang: Lang) -> BTreeMap<String, String> {
 #[test]
 fn every_key_is_translated_with_the_same_placeholders() {
     // The UI strings, as build.rs split them between the two pages.
-    let english_ui: BTreeMap<String, String> = parse_pack(i18n::EN_UI)
-        .expect("en-main.json")
-        .into_iter()
-        .chain(parse_pack(i18n::EN_LAB).expect("en-lab.json"))
-        .collect();
+    let english_ui: BTreeMap<String, String> =
+        i18n::english(i18n::EN_MAIN).into_iter().chain(i18n::english(i18n::EN_LAB)).collect();
     assert_eq!(english_ui, pack(Lang::En), "the split lost or changed a message");
     // English content lives in the scenario and quiz files themselves.
     let english: BTreeMap<String, String> =
@@ -65,8 +62,8 @@ fn pack_problems(
 /// in the main page's, `lab`/`labf` in the lab's (a wrong one would show the bare key).
 #[test]
 fn every_key_a_view_uses_is_in_its_pages_english() {
-    let main = parse_pack(i18n::EN_UI).expect("en-main.json");
-    let lab = parse_pack(i18n::EN_LAB).expect("en-lab.json");
+    let main = i18n::english(i18n::EN_MAIN);
+    let lab = i18n::english(i18n::EN_LAB);
     let mut problems = Vec::new();
     let mut seen = 0;
     let dir = format!("{}/src/ui", env!("CARGO_MANIFEST_DIR"));
@@ -104,10 +101,9 @@ fn every_key_a_view_uses_is_in_its_pages_english() {
 fn the_check_catches_a_missing_key_a_changed_placeholder_and_a_stale_key() {
     // The check above is only as good as what it sees: break the real Indonesian pack in
     // three ways and each must be named.
-    let english: BTreeMap<String, String> = parse_pack(i18n::EN_UI)
-        .expect("en-main.json")
+    let english: BTreeMap<String, String> = i18n::english(i18n::EN_MAIN)
         .into_iter()
-        .chain(parse_pack(i18n::EN_LAB).expect("en-lab.json"))
+        .chain(i18n::english(i18n::EN_LAB))
         .chain(content_keys())
         .collect();
     let mut broken = pack(Lang::Id);
@@ -137,11 +133,8 @@ fn every_key_the_code_builds_is_in_every_pack() {
     let sandbox = fencing_playground::sandbox::message_keys();
     assert!(sandbox.len() > 100, "the sandbox's keys: {}", sandbox.len());
     computed.extend(sandbox.iter().map(String::as_str));
-    let english: BTreeMap<String, String> = parse_pack(i18n::EN_UI)
-        .expect("en-main.json")
-        .into_iter()
-        .chain(parse_pack(i18n::EN_LAB).expect("en-lab.json"))
-        .collect();
+    let english: BTreeMap<String, String> =
+        i18n::english(i18n::EN_MAIN).into_iter().chain(i18n::english(i18n::EN_LAB)).collect();
     let mut missing = Vec::new();
     for key in &computed {
         for (name, pack) in [("en", &english), ("id", &pack(Lang::Id)), ("vi", &pack(Lang::Vi))] {
@@ -161,28 +154,15 @@ fn glossary_problems(
 ) -> Vec<String> {
     let path = format!("{}/static/i18n/glossary.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).expect("glossary");
-    let root = fencing_playground::json::parse(&text).expect("glossary parses");
-    use fencing_playground::json::{Node, Value};
-    let member = |node: &Node, key: &str| -> Option<Node> {
-        match &node.value {
-            Value::Object(members) => {
-                members.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
-            }
-            _ => None,
-        }
-    };
-    let string = |node: &Node| match &node.value {
-        Value::String(s) => s.clone(),
-        _ => String::new(),
-    };
-    let items = |node: Option<Node>| match node.map(|n| n.value) {
-        Some(Value::Array(items)) => items,
-        _ => Vec::new(),
-    };
-    let lang = member(&root, code).expect("the language in the glossary");
+    let root: serde_json::Value = serde_json::from_str(&text).expect("glossary parses");
+    use serde_json::Value;
+    let string = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+    let items =
+        |value: Option<&Value>| value.and_then(Value::as_array).cloned().unwrap_or_default();
+    let lang = root.get(code).expect("the language in the glossary");
     let mut problems = Vec::new();
-    for pair in items(member(&lang, "keep")) {
-        let Value::Array(pair) = &pair.value else { continue };
+    for pair in items(lang.get("keep")) {
+        let Value::Array(pair) = &pair else { continue };
         let (source, kept) = (string(&pair[0]).to_lowercase(), string(&pair[1]).to_lowercase());
         for (key, en) in english {
             let translated = pack.get(key).map(|t| t.to_lowercase()).unwrap_or_default();
@@ -191,9 +171,9 @@ fn glossary_problems(
             }
         }
     }
-    for avoid in items(member(&lang, "avoid")) {
-        let bad = string(&member(&avoid, "text").expect("text")).to_lowercase();
-        let except: Vec<String> = items(member(&avoid, "except")).iter().map(string).collect();
+    for avoid in items(lang.get("avoid")) {
+        let bad = string(avoid.get("text").expect("text")).to_lowercase();
+        let except: Vec<String> = items(avoid.get("except")).iter().map(string).collect();
         for (key, text) in pack {
             if contains_word(&text.to_lowercase(), &bad) && !except.contains(key) {
                 problems.push(format!("{code} {key}: avoid \"{bad}\": {text}"));
@@ -204,10 +184,9 @@ fn glossary_problems(
 }
 
 fn english_everything() -> BTreeMap<String, String> {
-    parse_pack(i18n::EN_UI)
-        .expect("en-main.json")
+    i18n::english(i18n::EN_MAIN)
         .into_iter()
-        .chain(parse_pack(i18n::EN_LAB).expect("en-lab.json"))
+        .chain(i18n::english(i18n::EN_LAB))
         .chain(content_keys())
         .collect()
 }

@@ -47,7 +47,7 @@ async fn a_host_keeps_quiz_progress_and_gives_it_back() {
     init.set_origin(&origin);
     init.set_data(&wasm_bindgen::JsValue::from_str(&format!(
         r#"{{"protocol":"fencing-playground","version":1,"type":"restore-progress","data":{}}}"#,
-        fencing_playground::json::quote(kept)
+        serde_json::Value::from(kept)
     )));
     let root = mount_at(&hash).await;
     window

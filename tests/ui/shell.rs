@@ -68,3 +68,28 @@ async fn a_panic_leaves_an_error_panel_with_a_reset_link_not_a_dead_page() {
     assert_eq!(reset.get_attribute("href").as_deref(), Some("?reset#/"));
     panel.remove();
 }
+
+#[wasm_bindgen_test]
+async fn the_page_reads_an_actor_as_the_native_reader_does() {
+    // The page reads `actor=` with the browser's JSON parser (no JSON parser of its own);
+    // it must accept and refuse what `xapi::parse_actor` (serde_json) does.
+    let root = mount_at("#/").await;
+    for actor in [
+        r#"{"account":{"homePage":"https://lms.example","name":"42"}}"#,
+        r#"{"objectType":"Agent","mbox":"mailto:learner@example.org"}"#,
+        r#"{"mbox_sha1sum":"abc"}"#,
+        "{}",
+        "[]",
+        r#"{"mbox":"learner@example.org"}"#,
+        r#"{"objectType":"Group","openid":"x"}"#,
+        r#"{"objectType":7,"openid":"x"}"#,
+        r#"{"account":"x","mbox_sha1sum":""}"#,
+        "{\"openid\":",
+    ] {
+        let native = fencing_playground::xapi::parse_actor(actor).is_some();
+        let encoded = String::from(js_sys::encode_uri_component(actor));
+        set_hash(&format!("#/s/gc-pause-fenced?embed=1&actor={encoded}")).await;
+        let refused = find(&root, "invalid-link").is_some_and(|v| text(&v).contains("xAPI agent"));
+        assert_eq!(!refused, native, "{actor}: the page and the native reader disagree");
+    }
+}
