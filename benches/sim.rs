@@ -24,8 +24,7 @@ fn main() {
     }
 
     let handoffs = 20_000;
-    let scenario = fencing_playground::workload::handoff_workload(handoffs)
-        .expect("gc-pause-fenced is built in");
+    let scenario = fencing_playground::workload::handoff_workload(handoffs);
     // Two ways to run it: with every event's text (what the CLI and exports keep), and as
     // bare facts (what the risk explorer's trials run; same facts, no prose).
     for (mode, run) in [

@@ -1,29 +1,78 @@
-//! Synthetic workloads for benchmarks: long runs built from the catalogue's building blocks.
+//! Synthetic workloads for benchmarks: long runs built as values from the format's types.
 //!
-//! Pure scenario construction; it measures nothing itself (the bench harnesses do).
+//! Pure scenario construction; it measures nothing itself (the bench harnesses do). It
+//! reads no lesson file, so the explorer's bundle, which carries the wasm benchmark,
+//! carries neither the lessons nor a JSON parser.
 
-use crate::catalogue;
 use crate::sim::Scenario;
-use crate::sim::scenario::Step;
+use crate::sim::scenario::{
+    AcquireHow, GatewaySetup, Guard, NodeSetup, Persistence, RedisSetup, ReleaseHow, ScenarioId,
+    SqlSetup, StatusCheck, Step, TokenSource, Topology, WorkerSetup, WriteHow,
+};
 
 /// One worker that acquires, writes with its token and releases, `n` times in a row: every
-/// grant hands the lock (and a fresh token) to the next critical section. `None` only if
-/// the catalogue lost gc-pause-fenced (a native test keeps it).
-pub fn handoff_workload(n: usize) -> Option<Scenario> {
-    let mut scenario = catalogue::find("gc-pause-fenced")?;
-    scenario.id = crate::sim::scenario::ScenarioId::literal("handoff-workload");
-    scenario.faults.clear();
-    scenario.narration.clear();
-    scenario.expect = None;
-    scenario.workers.truncate(1);
-    let round: Vec<Step> = scenario.workers.first().map_or_else(Vec::new, |w| {
-        w.program.iter().filter(|s| !matches!(s, Step::Compute { .. })).cloned().collect()
-    });
-    if let Some(worker) = scenario.workers.first_mut() {
-        worker.program = round.iter().cycle().take(round.len() * n).cloned().collect();
+/// grant hands the lock (and a fresh token) to the next critical section. The setup is
+/// gc-pause-fenced's, with only A, no pause and no local work (a native test holds the two
+/// alike, so the benchmark's figures stay comparable across versions).
+pub fn handoff_workload(n: usize) -> Scenario {
+    let round = [
+        Step::Acquire {
+            how: AcquireHow::Script,
+            ttl_ms: 30_000,
+            retry_every_ms: 1_000,
+            attempts: 1,
+        },
+        Step::Write {
+            how: WriteHow::Fenced,
+            status: "paid".to_owned(),
+            from: None,
+            attempts: 1,
+            backoff_ms: 0,
+        },
+        Step::Release { how: ReleaseHow::Script },
+    ];
+    Scenario {
+        format: 1,
+        id: ScenarioId::literal("handoff-workload"),
+        title: "Lock hand-offs".to_owned(),
+        chapter: String::new(),
+        summary: String::new(),
+        goal: String::new(),
+        seed: 1,
+        until_ms: u64::MAX / 2,
+        redis: RedisSetup {
+            nodes: vec![NodeSetup { name: "redis".to_owned(), clock_offset_ms: 0 }],
+            topology: Topology::Replicated,
+            lock_key: "lock:order:42".to_owned(),
+            fence_key: "fence:order:42".to_owned(),
+            fence_start: 32,
+            lag_ms: 0,
+            failover_after_ms: None,
+            persistence: Persistence::None,
+        },
+        tokens: TokenSource::RedisIncr,
+        sql: SqlSetup {
+            order_id: 42,
+            amount: 100,
+            last_fence: 0,
+            guard: Guard::Lt,
+            status_check: StatusCheck::Off,
+        },
+        gateway: GatewaySetup::default(),
+        alert: None,
+        workers: vec![WorkerSetup {
+            name: "A".to_owned(),
+            start_ms: 0,
+            program: round.iter().cycle().take(round.len() * n).cloned().collect(),
+            on_rejected: Vec::new(),
+            reply_timeout_ms: 1_000,
+        }],
+        faults: Vec::new(),
+        narration: Vec::new(),
+        expect: None,
+        prompts: Vec::new(),
+        claims: Vec::new(),
     }
-    scenario.until_ms = u64::MAX / 2;
-    Some(scenario)
 }
 
 /// How many grants a trace holds (the benchmarks' count of lock hand-offs).

@@ -13,9 +13,7 @@ fn main() {
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn bench_handoffs(n: u32) -> Vec<f64> {
-    let Some(scenario) = fencing_playground::workload::handoff_workload(n as usize) else {
-        return vec![0.0, 0.0];
-    };
+    let scenario = fencing_playground::workload::handoff_workload(n as usize);
     let performance = web_sys::window().and_then(|w| w.performance());
     let now = || performance.as_ref().map_or(0.0, web_sys::Performance::now);
     let start_ms = now();

@@ -229,3 +229,36 @@ fn every_scenario_file_is_in_the_curriculum() {
     listed.sort();
     assert_eq!(files, listed, "add new files to static/scenarios/curriculum.txt");
 }
+
+#[test]
+fn the_benchmark_workload_is_gc_pause_fenced_without_the_pause() {
+    // The hand-off workload is built as a value (the explorer's bundle carries no lessons);
+    // it must stay the lesson's setup with only A, no pause and no local work, so the
+    // benchmark's figures compare across versions.
+    let mut lesson = catalogue::find("gc-pause-fenced").expect("built-in");
+    let round: Vec<_> = lesson.workers[0]
+        .program
+        .iter()
+        .filter(|s| !matches!(s, fencing_playground::sim::scenario::Step::Compute { .. }))
+        .cloned()
+        .collect();
+    lesson.workers.truncate(1);
+    lesson.workers[0].program = round.iter().cycle().take(round.len() * 3).cloned().collect();
+    lesson.faults.clear();
+    let workload = fencing_playground::workload::handoff_workload(3);
+    let setup = |s: &fencing_playground::sim::Scenario| {
+        (
+            s.seed,
+            s.redis.clone(),
+            s.tokens,
+            s.sql.clone(),
+            s.gateway,
+            s.alert,
+            s.workers.clone(),
+            s.faults.clone(),
+        )
+    };
+    assert_eq!(setup(&workload), setup(&lesson));
+    let trace = fencing_playground::sim::run(&workload);
+    assert_eq!(fencing_playground::workload::grants(&trace), 3);
+}
