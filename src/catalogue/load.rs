@@ -56,27 +56,33 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, LoadError> {
     // (A file whose head does not read is left to the full reader, which says why.)
     #[derive(serde::Deserialize)]
     struct Head {
-        format: Option<u64>,
+        #[allow(dead_code)] // read for its check only
+        format: Option<Version>,
     }
-    if let Ok(Head { format: Some(n) }) = serde_json::from_str::<Head>(text) {
-        let at = |message: String| LoadError {
-            path: "$.format".to_owned(),
-            line: 0,
-            column: 0,
-            message,
-        };
-        if n > u64::from(FORMAT) {
-            return Err(at(format!(
-                "this file uses format {n}, but this playground reads format {FORMAT}; open it with a newer version of the playground"
-            )));
-        }
-        if n == 0 {
-            return Err(at(format!("expected the format version {FORMAT}")));
-        }
+    if let Err(error) = crate::catalogue::codec::from_json::<Head>(text, "$")
+        && error.path == "$.format"
+    {
+        return Err(error);
     }
     let scenario = crate::catalogue::codec::read_scenario(text)?;
     validate(&scenario)?;
     Ok(scenario)
+}
+
+/// A `format` this build reads: refused while reading, so the refusal has its position.
+struct Version;
+
+impl<'de> serde::Deserialize<'de> for Version {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Version, D::Error> {
+        use serde::de::Error;
+        match u64::deserialize(from)? {
+            n if n > u64::from(FORMAT) => Err(D::Error::custom(format!(
+                "this file uses format {n}, but this playground reads format {FORMAT}; open it with a newer version of the playground"
+            ))),
+            0 => Err(D::Error::custom(format!("expected the format version {FORMAT}"))),
+            _ => Ok(Version),
+        }
+    }
 }
 
 /// Checks what the JSON shape cannot: names refer to something, sizes stay bounded.

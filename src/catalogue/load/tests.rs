@@ -92,6 +92,8 @@ fn a_newer_format_gets_a_clear_message() {
     let newer = GOOD.replacen("\"format\": 1", "\"format\": 2", 1);
     let text = error_of(&newer);
     assert!(text.contains("format 2") && text.contains("newer version"), "{text}");
+    // Said where the version is, line and column included.
+    assert!(text.starts_with("$.format (line 2, column "), "{text}");
     assert!(
         error_of(&GOOD.replacen("\"format\": 1", "\"format\": \"one\"", 1)).starts_with("$.format")
     );
