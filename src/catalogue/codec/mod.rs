@@ -23,10 +23,10 @@ pub fn from_json<T: DeserializeOwned>(text: &str, root: &str) -> Result<T, LoadE
     let mut reader = serde_json::Deserializer::from_str(text);
     let value = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
         let path = path_text(root, e.path());
-        refusal(path, e.inner())
+        refusal(path, e.inner(), text)
     })?;
     // Text after the value ("{...} x") is refused like any other syntax error.
-    reader.end().map_err(|e| refusal(root.to_owned(), &e))?;
+    reader.end().map_err(|e| refusal(root.to_owned(), &e, text))?;
     Ok(value)
 }
 
@@ -134,34 +134,103 @@ fn path_text(root: &str, path: &serde_path_to_error::Path) -> String {
                 text.push('.');
                 text.push_str(key);
             }
-            Segment::Unknown => text.push_str(".?"),
+            // A key being read when the text broke off: the path so far says where.
+            Segment::Unknown => {}
         }
     }
     text
 }
 
-/// A serde_json error as a refusal at `path`: its message without the position suffix
-/// serde_json appends, and the position as numbers.
-fn refusal(path: String, error: &serde_json::Error) -> LoadError {
+/// A serde_json error as a refusal at `path`, said for an author: the position as numbers,
+/// without the suffix serde_json appends; what was expected before what was found; the
+/// number types in words; a text cut short said so. A member that the step's, fault's or
+/// fact's kind does not take is named in the path and pointed at: serde only knows the
+/// object's end, which is the next object's line in a pretty file.
+fn refusal(mut path: String, error: &serde_json::Error, text: &str) -> LoadError {
     let full = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let mut message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
-    // serde names the number types it wanted as Rust spells them; an author reads words.
-    for (rust, words) in NUMBER_WORDS {
-        if let Some(head) = message.strip_suffix(rust) {
-            message = format!("{head}{words}");
-            break;
-        }
+    let wrong =
+        message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: "));
+    if let Some((found, expected)) = wrong.and_then(|rest| rest.split_once(", expected ")) {
+        let expected = NUMBER_WORDS
+            .iter()
+            .find(|(rust, _)| *rust == expected)
+            .map_or(expected, |(_, words)| words);
+        message = format!("expected {expected}, found {}", found_words(found));
     }
-    LoadError { path, line: error.line(), column: error.column(), message }
+    if let Some(what) = message.strip_prefix("EOF while parsing ") {
+        message = format!("the text ends in the middle of {what}; was it cut short?");
+    }
+    let (mut line, mut column) = (error.line(), error.column());
+    if let Some(member) = kind_member(&message).map(str::to_owned) {
+        (line, column) = member_position(text, line, column, &member).unwrap_or((0, 0));
+        // The path names the member now; the message need not say it twice.
+        if let Some(rest) = message.strip_prefix(&format!("`{member}`: ")) {
+            message = rest.to_owned();
+        }
+        path.push('.');
+        path.push_str(&member);
+    }
+    LoadError { path, line, column, message }
+}
+
+/// The member a kind-level refusal of `sim::scenario::form` names: ``unknown field `ms`
+/// for `acquire` ...`` or `` `how`: unknown value ...``.
+fn kind_member(message: &str) -> Option<&str> {
+    if let Some(rest) = message.strip_prefix("unknown field `")
+        && let Some((member, rest)) = rest.split_once('`')
+        && rest.starts_with(" for `")
+    {
+        return Some(member);
+    }
+    message.strip_prefix('`').and_then(|rest| rest.split_once("`: ")).map(|(member, _)| member)
+}
+
+/// Where `"member":` last starts before serde's position (line and column, 1-based): the
+/// object serde had just finished reading holds it.
+fn member_position(text: &str, line: usize, column: usize, member: &str) -> Option<(usize, usize)> {
+    let line_start: usize =
+        text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let end = (line_start + column).min(text.len());
+    let key = format!("\"{member}\"");
+    let mut before = text.get(..end)?;
+    let at = loop {
+        let at = before.rfind(&key)?;
+        // A key, not a string value that happens to spell the name.
+        if text[at + key.len()..].trim_start().starts_with(':') {
+            break at;
+        }
+        before = &before[..at];
+    };
+    let line = text[..at].matches('\n').count() + 1;
+    let column = text[..at].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Some((line, column))
+}
+
+/// serde's name for what it found, as an author would say it.
+fn found_words(found: &str) -> String {
+    let quoted = |text: &str| text.trim_matches('`').to_owned();
+    match found.split_once(' ') {
+        Some(("string", text)) => format!("the text {text}"),
+        Some(("integer", n)) => format!("the number {}", quoted(n)),
+        Some(("floating", n)) => format!("the number {}", quoted(n.trim_start_matches("point "))),
+        Some(("boolean", b)) => quoted(b),
+        _ => match found {
+            "map" => "an object".to_owned(),
+            "sequence" => "a list".to_owned(),
+            "unit value" => "null".to_owned(),
+            other => other.to_owned(),
+        },
+    }
 }
 
 /// serde's "expected" for the number types the format uses, and the words it says instead.
 const NUMBER_WORDS: [(&str, &str); 4] = [
-    ("expected u64", "expected a whole number of 0 or more"),
-    ("expected usize", "expected a whole number of 0 or more"),
-    ("expected u32", "expected a whole number from 0 to 4294967295"),
-    ("expected i64", "expected a whole number"),
+    ("u64", "a whole number of 0 or more"),
+    ("usize", "a whole number of 0 or more"),
+    ("u32", "a whole number from 0 to 4294967295"),
+    ("i64", "a whole number"),
 ];
 
 fn drop_nulls(value: &mut serde_json::Value) {

@@ -40,7 +40,7 @@ fn errors_name_the_path_line_and_expectation() {
     let text = error_of(&bad);
     assert_eq!(
         text,
-        "$.workers[0].program[0].ttl_ms (line 13, column 45): invalid type: string \"thirty\", expected a whole number of 0 or more"
+        "$.workers[0].program[0].ttl_ms (line 13, column 45): expected a whole number of 0 or more, found the text \"thirty\""
     );
 
     let text = error_of(&GOOD.replacen("\"do\": \"compute\"", "\"do\": \"teleport\"", 1));
@@ -66,6 +66,33 @@ fn errors_name_the_path_line_and_expectation() {
         text.starts_with("$.redis (line 7, ") && text.contains("missing field `lock_key`"),
         "{text}"
     );
+}
+
+#[test]
+fn a_member_the_kind_does_not_take_is_named_and_pointed_at() {
+    // serde knows only the end of the step's object (the next step's line in this file);
+    // the refusal names the member and its own line.
+    let bad = GOOD.replacen("\"ttl_ms\": 30000 }", "\"ttl_ms\": 30000,\n          \"ms\": 5 }", 1);
+    assert_eq!(
+        error_of(&bad),
+        "$.workers[0].program[0].ms (line 14, column 11): unknown field `ms` for `acquire`, expected one of `do`, `how`, `ttl_ms`, `retry_every_ms`, `attempts`"
+    );
+    let bad =
+        GOOD.replacen("{ \"do\": \"write\" }", "{ \"do\": \"write\", \"how\": \"gently\" }", 1);
+    let text = error_of(&bad);
+    assert!(
+        text.starts_with(
+            "$.workers[0].program[2].how (line 15, column 26): unknown value `gently`, expected one of: fenced"
+        ),
+        "{text}"
+    );
+    // A text cut short says so, without serde's jargon.
+    let text = error_of(&GOOD[..GOOD.len() - 40]);
+    assert!(
+        text.contains("the text ends in the middle of") && text.contains("cut short"),
+        "{text}"
+    );
+    assert!(!text.contains(".?"), "{text}");
 }
 
 #[test]
