@@ -153,6 +153,9 @@ async fn a_step_field_edits_that_step_in_the_json() {
     let errors = find_all(&root, "field-error");
     assert_eq!(errors.len(), 1, "said once");
     assert!(text(&errors[0]).contains("expected a whole number"), "{}", text(&errors[0]));
+    // ... and the form says that the scenario, and Run, keep the last values that loaded.
+    let kept = find(&root, "sandbox-field-kept").expect("the form says the field was not taken");
+    assert!(text(&kept).contains("last values that loaded"), "{}", text(&kept));
     let field = field_at(&root, "$.workers[0].program[0].ttl_ms");
     assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
     assert_eq!(

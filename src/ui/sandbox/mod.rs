@@ -616,6 +616,11 @@ fn ScenarioEditor() -> Html {
                     if locked {
                         <p class="field-error" role="status" data-testid="sandbox-form-locked">{ m.lab("sandbox.form_locked") }</p>
                     }
+                    // A refused field shows what was typed; say plainly that the scenario (and
+                    // Run) keeps the last values that loaded until the field is fixed.
+                    if let (Some(_), Source::Form) = (&editor.error, editor.source) {
+                        <p class="field-error" role="status" data-testid="sandbox-field-kept">{ m.lab("sandbox.field_kept") }</p>
+                    }
                     <fieldset class="form-body" disabled={locked}>
                         <story::StoryForm editor={editor.clone()} preview={(*preview).clone()} apply={apply.clone()} />
                         { settings(&m, editor, &apply) }
