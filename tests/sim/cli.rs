@@ -168,7 +168,7 @@ fn explore_prints_the_same_numbers_as_the_page() {
 fn every_verb_answers_help_and_refuses_unknown_flags() {
     let top = fence(&["--help"]);
     assert_eq!(top.status.code(), Some(0));
-    for verb in ["list", "run", "check", "quiz", "lesson", "explore", "redis", "sql"] {
+    for verb in ["list", "run", "check", "bake", "quiz", "lesson", "explore", "redis", "sql"] {
         let help = fence(&[verb, "--help"]);
         assert_eq!(help.status.code(), Some(0), "{verb} --help");
         let usage = stdout(&help);
@@ -199,4 +199,17 @@ fn explore_prints_the_same_table_on_any_number_of_threads() {
     assert_eq!(stdout(&one), stdout(&three));
     assert!(stderr(&three).contains("3 thread(s)"), "{}", stderr(&three));
     assert_eq!(fence(&["explore", "--threads", "0"]).status.code(), Some(2));
+}
+
+#[test]
+fn bake_writes_every_lesson_as_the_main_page_reads_it() {
+    let folder = std::env::temp_dir().join(format!("fence-bake-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    let out = fence(&["bake", folder.to_str().expect("a UTF-8 temporary path")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for scenario in fencing_playground::catalogue::all() {
+        let bytes = std::fs::read(folder.join(format!("{}.lesson", scenario.id))).expect("baked");
+        assert_eq!(fencing_playground::catalogue::codec::read_lesson(&bytes), Ok(scenario));
+    }
+    let _ = std::fs::remove_dir_all(&folder);
 }
