@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use crate::catalogue::load;
 use crate::sim::prng::Prng;
 use crate::sim::scenario::{
-    AcquireHow, Fault, GatewaySetup, Guard, NodeSetup, Persistence, RedisSetup, ReleaseHow,
-    RenewHow, SqlSetup, StatusCheck, Step, TokenSource, Topology, WorkerSetup, WriteHow,
+    AcquireHow, Fault, GatewaySetup, Guard, RedisSetup, ReleaseHow, RenewHow, SqlSetup, Step,
+    TokenSource, WorkerSetup, WriteHow,
 };
 use crate::sim::world::{self, Recording};
 use crate::sim::{Actor, EventKind, Scenario};
@@ -628,24 +628,9 @@ fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, Strin
         goal: String::new(),
         seed: 1,
         until_ms,
-        redis: RedisSetup {
-            nodes: vec![NodeSetup { name: "redis".to_owned(), clock_offset_ms: 0 }],
-            topology: Topology::Replicated,
-            lock_key: "lock:order:42".to_owned(),
-            fence_key: "fence:order:42".to_owned(),
-            fence_start: 32,
-            lag_ms: 0,
-            failover_after_ms: None,
-            persistence: Persistence::None,
-        },
+        redis: RedisSetup::seed_story(),
         tokens: TokenSource::RedisIncr,
-        sql: SqlSetup {
-            order_id: 42,
-            amount: 100,
-            last_fence: 0,
-            guard,
-            status_check: StatusCheck::Off,
-        },
+        sql: SqlSetup::seed_story(guard),
         gateway: GatewaySetup::default(),
         alert: None,
         workers: vec![

@@ -6,8 +6,8 @@
 
 use crate::sim::Scenario;
 use crate::sim::scenario::{
-    AcquireHow, GatewaySetup, Guard, NodeSetup, Persistence, RedisSetup, ReleaseHow, ScenarioId,
-    SqlSetup, StatusCheck, Step, TokenSource, Topology, WorkerSetup, WriteHow,
+    AcquireHow, GatewaySetup, Guard, RedisSetup, ReleaseHow, ScenarioId, SqlSetup, Step,
+    TokenSource, WorkerSetup, WriteHow,
 };
 
 /// One worker that acquires, writes with its token and releases, `n` times in a row: every
@@ -40,24 +40,9 @@ pub fn handoff_workload(n: usize) -> Scenario {
         goal: String::new(),
         seed: 1,
         until_ms: u64::MAX / 2,
-        redis: RedisSetup {
-            nodes: vec![NodeSetup { name: "redis".to_owned(), clock_offset_ms: 0 }],
-            topology: Topology::Replicated,
-            lock_key: "lock:order:42".to_owned(),
-            fence_key: "fence:order:42".to_owned(),
-            fence_start: 32,
-            lag_ms: 0,
-            failover_after_ms: None,
-            persistence: Persistence::None,
-        },
+        redis: RedisSetup::seed_story(),
         tokens: TokenSource::RedisIncr,
-        sql: SqlSetup {
-            order_id: 42,
-            amount: 100,
-            last_fence: 0,
-            guard: Guard::Lt,
-            status_check: StatusCheck::Off,
-        },
+        sql: SqlSetup::seed_story(Guard::Lt),
         gateway: GatewaySetup::default(),
         alert: None,
         workers: vec![WorkerSetup {

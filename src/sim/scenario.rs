@@ -208,6 +208,23 @@ pub struct RedisSetup {
     pub persistence: Persistence,
 }
 
+impl RedisSetup {
+    /// The seed articles' Redis: one node, `redis`, holding `lock:order:42` and the counter
+    /// `fence:order:42` at 32 (so the first grant draws 33), no replicas, no persistence.
+    pub fn seed_story() -> RedisSetup {
+        RedisSetup {
+            nodes: vec![NodeSetup { name: "redis".to_owned(), clock_offset_ms: 0 }],
+            topology: Topology::Replicated,
+            lock_key: "lock:order:42".to_owned(),
+            fence_key: "fence:order:42".to_owned(),
+            fence_start: 32,
+            lag_ms: 0,
+            failover_after_ms: None,
+            persistence: Persistence::None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeSetup {
@@ -274,6 +291,14 @@ pub struct SqlSetup {
     /// Whether fenced writes also require `status = 'pending'`.
     #[serde(default)]
     pub status_check: StatusCheck,
+}
+
+impl SqlSetup {
+    /// The seed articles' order row: order 42 for 100, `last_fence` 0, pending, with
+    /// `guard` deciding fenced writes.
+    pub fn seed_story(guard: Guard) -> SqlSetup {
+        SqlSetup { order_id: 42, amount: 100, last_fence: 0, guard, status_check: StatusCheck::Off }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]

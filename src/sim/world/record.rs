@@ -35,24 +35,12 @@ impl<'s> World<'s> {
         causes: Vec<u32>,
     ) -> u32 {
         let Said { text, note } = reply.into();
-        self.record(actor, kind, command, text, Said { text: String::new(), note }, causes)
+        self.emit_because(actor, kind, command, text, Said { text: String::new(), note }, causes)
     }
 
     /// Records one event whose prose is its `why` (why a write was refused, why an alert
     /// changed): the reply stays the server's own.
     pub(super) fn emit_because(
-        &mut self,
-        actor: Actor,
-        kind: EventKind,
-        command: String,
-        reply: String,
-        why: Said,
-        causes: Vec<u32>,
-    ) -> u32 {
-        self.record(actor, kind, command, reply, why, causes)
-    }
-
-    fn record(
         &mut self,
         actor: Actor,
         kind: EventKind,
