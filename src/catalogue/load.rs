@@ -52,19 +52,22 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, LoadError> {
             text.len()
         )));
     }
-    // Look at the version first, so a newer file gets a useful message, not a field error.
-    // (A file whose head does not read is left to the full reader, which says why.)
+    // A file of another version gets a useful message, not a field error: when the full
+    // read fails or finds a version this build does not read, the head is read for its
+    // version alone (a second pass only then, not on every load of a good file).
     #[derive(serde::Deserialize)]
     struct Head {
         #[allow(dead_code)] // read for its check only
         format: Option<Version>,
     }
-    if let Err(error) = crate::catalogue::codec::from_json::<Head>(text, "$")
+    let read = crate::catalogue::codec::read_scenario(text);
+    if !matches!(&read, Ok(s) if (1..=FORMAT).contains(&s.format))
+        && let Err(error) = crate::catalogue::codec::from_json::<Head>(text, "$")
         && error.path == "$.format"
     {
         return Err(error);
     }
-    let scenario = crate::catalogue::codec::read_scenario(text)?;
+    let scenario = read?;
     validate(&scenario)?;
     Ok(scenario)
 }
