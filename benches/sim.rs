@@ -28,7 +28,7 @@ fn main() {
     // Two ways to run it: with every event's text (what the CLI and exports keep), and as
     // bare facts (what the risk explorer's trials run; same facts, no prose).
     for (mode, run) in [
-        ("with text (run_events_only)", sim::run_events_only as fn(&Scenario) -> sim::Trace),
+        ("with text (run_events_only)", sim::run_events_only as fn(&sim::Setup) -> sim::Trace),
         ("facts only (run_facts)     ", sim::run_facts),
     ] {
         // The median of 9 runs: the machine is shared and single runs vary by a third.
@@ -56,7 +56,7 @@ fn median_run(scenario: &Scenario, n: usize) -> (Duration, usize) {
     let mut n_events = 0;
     for _ in 0..n {
         let start = Instant::now();
-        let trace = sim::run(black_box(scenario));
+        let trace = sim::run(black_box(&scenario.setup));
         times.push(start.elapsed());
         n_events = trace.len();
     }

@@ -93,27 +93,30 @@ impl Protection {
         };
         if self.fenced() {
             note(make_tokens_trustworthy(&mut s), Change::TokenFromScript);
-            if s.redis.topology == Topology::Redlock && s.tokens != TokenSource::PgSequence {
-                s.tokens = TokenSource::PgSequence;
+            if s.setup.redis.topology == Topology::Redlock
+                && s.setup.tokens != TokenSource::PgSequence
+            {
+                s.setup.tokens = TokenSource::PgSequence;
                 note(true, Change::TokenFromSequence);
             }
-            let durable = s.tokens == TokenSource::RedisIncr
-                && s.redis.persistence != Persistence::AofAlways
-                && s.faults
+            let durable = s.setup.tokens == TokenSource::RedisIncr
+                && s.setup.redis.persistence != Persistence::AofAlways
+                && s.setup
+                    .faults
                     .iter()
                     .any(|f| matches!(f, crate::sim::scenario::Fault::CrashNode { .. }));
             if durable {
-                s.redis.persistence = Persistence::AofAlways;
+                s.setup.redis.persistence = Persistence::AofAlways;
             }
             note(durable, Change::CounterOnDisk);
-            note(s.sql.guard != Guard::Lt, Change::WritesFenced);
-            s.sql.guard = Guard::Lt;
+            note(s.setup.sql.guard != Guard::Lt, Change::WritesFenced);
+            s.setup.sql.guard = Guard::Lt;
         } else {
-            note(s.sql.guard != Guard::None, Change::WritesUnfenced);
-            s.sql.guard = Guard::None;
+            note(s.setup.sql.guard != Guard::None, Change::WritesUnfenced);
+            s.setup.sql.guard = Guard::None;
         }
         let key = if self.keyed() { KeyStrategy::PerOrder } else { KeyStrategy::None };
-        for worker in &mut s.workers {
+        for worker in &mut s.setup.workers {
             for steps in [&mut worker.program, &mut worker.on_rejected] {
                 for step in steps.iter_mut() {
                     match step {
@@ -144,7 +147,7 @@ impl Protection {
                 }
             }
         }
-        let charges = s.workers.iter().any(|w| {
+        let charges = s.setup.workers.iter().any(|w| {
             w.program.iter().chain(&w.on_rejected).any(|step| matches!(step, Step::Charge { .. }))
         });
         note(self.keyed() && !charges, Change::KeyUnused);
@@ -187,13 +190,13 @@ impl Change {
 /// script. Returns whether anything changed. Redlock and a consensus lock keep theirs.
 fn make_tokens_trustworthy(s: &mut Scenario) -> bool {
     let mut changed = false;
-    if s.redis.topology != Topology::Redlock
-        && matches!(s.tokens, TokenSource::Uuid | TokenSource::PgSequence | TokenSource::None)
+    if s.setup.redis.topology != Topology::Redlock
+        && matches!(s.setup.tokens, TokenSource::Uuid | TokenSource::PgSequence | TokenSource::None)
     {
-        s.tokens = TokenSource::RedisIncr;
+        s.setup.tokens = TokenSource::RedisIncr;
         changed = true;
     }
-    for worker in &mut s.workers {
+    for worker in &mut s.setup.workers {
         for steps in [&mut worker.program, &mut worker.on_rejected] {
             for step in steps.iter_mut() {
                 if let Step::Acquire { how, .. } = step
@@ -220,10 +223,10 @@ mod tests {
         assert!(changes.is_empty(), "{changes:?}");
         let (fork, changes) = Protection::None.apply(&scenario);
         assert_eq!(changes, [Change::WritesUnfenced]);
-        assert_eq!(fork.sql.guard, crate::sim::scenario::Guard::None);
+        assert_eq!(fork.setup.sql.guard, crate::sim::scenario::Guard::None);
         let uuid = catalogue::find("uuid-as-token").expect("built-in");
         let (fork, changes) = Protection::Fencing.apply(&uuid);
-        assert_eq!(fork.tokens, crate::sim::scenario::TokenSource::RedisIncr);
+        assert_eq!(fork.setup.tokens, crate::sim::scenario::TokenSource::RedisIncr);
         assert!(changes.contains(&Change::TokenFromScript), "{changes:?}");
         // A key asked for where nothing is charged is said to protect nothing here.
         let (_, changes) = Protection::IdempotencyKey.apply(&scenario);

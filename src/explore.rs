@@ -19,7 +19,7 @@ use crate::sim::scenario::{
     TokenSource, WorkerSetup, WriteHow,
 };
 use crate::sim::world::{self, Recording};
-use crate::sim::{Actor, EventKind, Scenario};
+use crate::sim::{Actor, EventKind, Setup, WorkerId};
 
 /// What the learner sets.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -306,7 +306,7 @@ pub struct Done {
 }
 
 /// Everything that runs trials, without the tallies: each thread or worker has its own
-/// (the scenarios are changed in place per trial, and each remembers the outcomes it has
+/// (the setups are changed in place per trial, and each remembers the outcomes it has
 /// seen; outcomes depend only on the pause, so what one remembers never changes a number).
 #[derive(Clone, Debug)]
 pub struct Trials {
@@ -314,8 +314,8 @@ pub struct Trials {
     trials_per_point: u64,
     median_ms: u64,
     sigma: f64,
-    /// Per point: the scenario template and the work time.
-    templates: Vec<Scenario>,
+    /// Per point: the setup the trials run and the work time.
+    templates: Vec<Setup>,
     works_ms: Vec<u64>,
     /// Per point: the outcome of each pause length seen.
     memo: Vec<BTreeMap<u64, Outcome>>,
@@ -329,7 +329,7 @@ struct Outcome {
 }
 
 impl Run {
-    /// Checks the parameters and prepares one scenario per point.
+    /// Checks the parameters and prepares one setup per point.
     pub fn new(params: Params) -> Result<Run, String> {
         if params.values.is_empty() || params.values.len() > VALUES_MAX {
             return Err(format!("give between 1 and {VALUES_MAX} values for the axis"));
@@ -376,7 +376,7 @@ impl Run {
                 (Axis::WatchdogIntervalMs, Watchdog::Off) => {}
             }
             for fencing in [Fencing::Off, Fencing::On] {
-                templates.push(trial_scenario(&setting, fencing)?);
+                templates.push(trial_setup(&setting, fencing)?);
                 works_ms.push(setting.work_ms);
                 points.push(Point { x, fencing, tally: Tally::default() });
             }
@@ -568,8 +568,8 @@ struct Setting {
     watchdog: Watchdog,
 }
 
-/// One trial's scenario, built as a value and checked by the loader's rules like a file.
-fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, String> {
+/// One trial's setup, built as a value and checked by the loader's rules like a file.
+fn trial_setup(setting: &Setting, fencing: Fencing) -> Result<Setup, String> {
     let ttl_ms = setting.ttl_ms;
     let watchdog = match setting.watchdog {
         Watchdog::Off => None,
@@ -619,13 +619,7 @@ fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, Strin
         retry_every_ms,
         attempts,
     };
-    let scenario = Scenario {
-        format: 1,
-        id: crate::sim::scenario::ScenarioId::literal("explore-trial"),
-        title: "Explorer trial".to_owned(),
-        chapter: "Explorer".to_owned(),
-        summary: String::new(),
-        goal: String::new(),
+    let setup = Setup {
         seed: 1,
         until_ms,
         redis: RedisSetup::seed_story(),
@@ -638,22 +632,18 @@ fn trial_scenario(setting: &Setting, fencing: Fencing) -> Result<Scenario, Strin
             worker("B", b_start_ms, acquire(100, attempts), "shipped"),
         ],
         // A's pause: its length is set for each trial.
-        faults: vec![Fault::Pause { worker: "A".to_owned(), at_ms: 50, pause_ms: 1 }],
-        narration: Vec::new(),
-        expect: None,
-        prompts: Vec::new(),
-        claims: Vec::new(),
+        faults: vec![Fault::Pause { worker: WorkerId(0), at_ms: 50, pause_ms: 1 }],
     };
-    load::validate(&scenario)
-        .map_err(|e| format!("internal: the trial scenario is invalid: {e}"))?;
-    Ok(scenario)
+    load::validate_setup(&setup)
+        .map_err(|e| format!("internal: the trial setup is invalid: {e}"))?;
+    Ok(setup)
 }
 
-/// One trial: the point's scenario with this pause, run for its facts. The outcome is
-/// read from the run's events and belief spans directly (the scenario is changed in
+/// One trial: the point's setup with this pause, run for its facts. The outcome is
+/// read from the run's events and belief spans directly (the setup is changed in
 /// place and no trace or summary is built: the explorer runs this hundreds of thousands
 /// of times, and those copies cost more than the SQL of the run).
-fn simulate(template: &mut Scenario, pause_ms: u64, work_ms: u64) -> Outcome {
+fn simulate(template: &mut Setup, pause_ms: u64, work_ms: u64) -> Outcome {
     for fault in &mut template.faults {
         if let Fault::Pause { pause_ms: p, .. } = fault {
             *p = pause_ms;

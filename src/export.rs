@@ -8,13 +8,14 @@ use serde::Serialize;
 
 use crate::sim::Trace;
 
-/// The run's facts as pretty-printed JSON, ending with a newline.
-pub fn trace_json(trace: &Trace) -> String {
+/// The run's facts as pretty-printed JSON, ending with a newline; `id` names the scenario
+/// the trace is a run of (the model itself never sees it).
+pub fn trace_json(trace: &Trace, id: &str) -> String {
     let summary = trace.summary();
-    let scenario = trace.scenario();
+    let setup = trace.setup();
     let facts = Facts {
-        scenario: &scenario.id,
-        seed: scenario.seed,
+        scenario: id,
+        seed: setup.seed,
         events: trace.len(),
         end_ms: trace.end_ms(),
         truncated: trace.truncated(),
@@ -34,7 +35,7 @@ pub fn trace_json(trace: &Trace) -> String {
                 rows: w.rows,
             })
             .collect(),
-        charges: [Charges { order: scenario.sql.order_id, count: summary.charges }],
+        charges: [Charges { order: setup.sql.order_id, count: summary.charges }],
         violations: summary
             .violations
             .iter()
@@ -230,7 +231,7 @@ mod tests {
 
     #[test]
     fn mermaid_names_every_lane_and_every_event() {
-        let trace = sim::run(&catalogue::find("gc-pause-fenced").unwrap());
+        let trace = sim::run(&catalogue::find("gc-pause-fenced").unwrap().setup);
         let text = super::mermaid(&trace);
         assert!(text.starts_with("sequenceDiagram\n    participant W0 as A\n"));
         assert!(text.contains(

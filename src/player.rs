@@ -145,7 +145,7 @@ pub enum Action {
 
 impl Player {
     pub fn new(scenario: Scenario) -> Player {
-        let trace = TraceRef::new(sim::run(&scenario));
+        let trace = TraceRef::new(sim::run(&scenario.setup));
         Player {
             original: ScenarioRef::new(scenario),
             whatif: WhatIf::default(),
@@ -385,7 +385,7 @@ impl Player {
 
     fn rerun(&mut self, whatif: WhatIf) {
         let scenario = whatif.apply(&self.original);
-        self.trace = TraceRef::new(sim::run(&scenario));
+        self.trace = TraceRef::new(sim::run(&scenario.setup));
         self.whatif = whatif;
         let t = self.time_ms.min(self.trace.end_ms());
         self.time_ms = t;

@@ -77,7 +77,7 @@ pub fn bank() -> Vec<Question> {
 pub fn verify(question: &Question) -> Result<(), String> {
     let scenario = catalogue::find(&question.show.scenario)
         .ok_or_else(|| format!("no built-in scenario {}", question.show.scenario))?;
-    let trace = sim::run(&scenario);
+    let trace = sim::run(&scenario.setup);
     if narration::anchor_event(&trace, &question.show.at).is_none() {
         return Err(format!("its \"show me\" moment {:?} is not in the trace", question.show.at));
     }

@@ -69,7 +69,7 @@ mod tests {
 
     #[test]
     fn a_stale_write_names_both_writers() {
-        let trace = sim::run(&catalogue::find("gc-pause-unfenced").expect("built-in"));
+        let trace = sim::run(&catalogue::find("gc-pause-unfenced").expect("built-in").setup);
         let plain = super::plain(&trace);
         assert_eq!(plain.len(), 1);
         assert_eq!(plain[0].key, "verdict.sim.stale_token");
@@ -83,7 +83,7 @@ mod tests {
     #[test]
     fn every_violation_of_every_builtin_has_a_sentence() {
         for scenario in catalogue::all() {
-            for p in super::plain(&sim::run(&scenario)) {
+            for p in super::plain(&sim::run(&scenario.setup)) {
                 assert!(super::KEYS.contains(&p.key.as_str()), "{}: {}", scenario.id, p.key);
             }
         }

@@ -53,13 +53,13 @@ impl WhatIf {
 
     /// The knobs of `scenario` as written.
     pub fn knobs(scenario: &Scenario) -> Knobs {
-        let steps = || scenario.workers.iter().flat_map(|w| w.program.iter());
+        let steps = || scenario.setup.workers.iter().flat_map(|w| w.program.iter());
         Knobs {
             ttl_ms: steps().find_map(|s| match s {
                 Step::Acquire { ttl_ms, .. } => Some(*ttl_ms),
                 _ => None,
             }),
-            pause_ms: scenario.faults.iter().find_map(|f| match f {
+            pause_ms: scenario.setup.faults.iter().find_map(|f| match f {
                 Fault::Pause { pause_ms, .. } => Some(*pause_ms),
                 _ => None,
             }),
@@ -75,20 +75,20 @@ impl WhatIf {
                 Step::Acquire { how, .. } => Some(*how),
                 _ => None,
             }),
-            guard: scenario.sql.guard,
+            guard: scenario.setup.sql.guard,
             key: steps().find_map(|s| match s {
                 Step::Charge { key, .. } => Some(*key),
                 _ => None,
             }),
-            persistence: scenario.redis.persistence,
-            lag_ms: scenario.redis.lag_ms,
+            persistence: scenario.setup.redis.persistence,
+            lag_ms: scenario.setup.redis.lag_ms,
             wait: steps()
                 .find_map(|s| match s {
                     Step::WaitReplicas { timeout_ms, .. } => Some(Toggle::On { ms: *timeout_ms }),
                     _ => None,
                 })
                 .unwrap_or(Toggle::Off),
-            replicated: scenario.redis.nodes.len() > 1,
+            replicated: scenario.setup.redis.nodes.len() > 1,
         }
     }
 
@@ -116,22 +116,22 @@ impl WhatIf {
     pub fn apply(&self, original: &Scenario) -> Scenario {
         let mut scenario = original.clone();
         if let Some(guard) = self.guard {
-            scenario.sql.guard = guard;
+            scenario.setup.sql.guard = guard;
         }
         if let Some(persistence) = self.persistence {
-            scenario.redis.persistence = persistence;
+            scenario.setup.redis.persistence = persistence;
         }
         if let Some(lag_ms) = self.lag_ms {
-            scenario.redis.lag_ms = lag_ms;
+            scenario.setup.redis.lag_ms = lag_ms;
         }
         if let Some(pause) = self.pause_ms {
-            for fault in &mut scenario.faults {
+            for fault in &mut scenario.setup.faults {
                 if let Fault::Pause { pause_ms, .. } = fault {
                     *pause_ms = pause;
                 }
             }
         }
-        for worker in &mut scenario.workers {
+        for worker in &mut scenario.setup.workers {
             for list in [&mut worker.program, &mut worker.on_rejected] {
                 self.rewrite_steps(list);
             }

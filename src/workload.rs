@@ -1,20 +1,20 @@
 //! Synthetic workloads for benchmarks: long runs built as values from the format's types.
 //!
-//! Pure scenario construction; it measures nothing itself (the bench harnesses do). It
+//! Pure setup construction; it measures nothing itself (the bench harnesses do). It
 //! reads no lesson file, so the explorer's bundle, which carries the wasm benchmark,
 //! carries neither the lessons nor a JSON parser.
 
-use crate::sim::Scenario;
+use crate::sim::Setup;
 use crate::sim::scenario::{
-    AcquireHow, GatewaySetup, Guard, RedisSetup, ReleaseHow, ScenarioId, SqlSetup, Step,
-    TokenSource, WorkerSetup, WriteHow,
+    AcquireHow, GatewaySetup, Guard, RedisSetup, ReleaseHow, SqlSetup, Step, TokenSource,
+    WorkerSetup, WriteHow,
 };
 
 /// One worker that acquires, writes with its token and releases, `n` times in a row: every
 /// grant hands the lock (and a fresh token) to the next critical section. The setup is
 /// gc-pause-fenced's, with only A, no pause and no local work (a native test holds the two
 /// alike, so the benchmark's figures stay comparable across versions).
-pub fn handoff_workload(n: usize) -> Scenario {
+pub fn handoff_workload(n: usize) -> Setup {
     let round = [
         Step::Acquire {
             how: AcquireHow::Script,
@@ -31,13 +31,7 @@ pub fn handoff_workload(n: usize) -> Scenario {
         },
         Step::Release { how: ReleaseHow::Script },
     ];
-    Scenario {
-        format: 1,
-        id: ScenarioId::literal("handoff-workload"),
-        title: "Lock hand-offs".to_owned(),
-        chapter: String::new(),
-        summary: String::new(),
-        goal: String::new(),
+    Setup {
         seed: 1,
         until_ms: u64::MAX / 2,
         redis: RedisSetup::seed_story(),
@@ -53,10 +47,6 @@ pub fn handoff_workload(n: usize) -> Scenario {
             reply_timeout_ms: 1_000,
         }],
         faults: Vec::new(),
-        narration: Vec::new(),
-        expect: None,
-        prompts: Vec::new(),
-        claims: Vec::new(),
     }
 }
 

@@ -194,7 +194,7 @@ mod cli {
             }
             Command::Check { file } => {
                 let scenario = read_scenario(&file)?;
-                println!("{file}: ok ({}, {} workers)", scenario.id, scenario.workers.len());
+                println!("{file}: ok ({}, {} workers)", scenario.id, scenario.setup.workers.len());
                 Ok(ExitCode::SUCCESS)
             }
             Command::Run { scenario: source, seed, format } => {
@@ -208,11 +208,11 @@ mod cli {
                     }
                 };
                 if let Some(seed) = seed {
-                    scenario.seed = seed;
+                    scenario.setup.seed = seed;
                 }
-                let trace = sim::run(&scenario);
+                let trace = sim::run(&scenario.setup);
                 match format {
-                    Format::Json => print!("{}", export::trace_json(&trace)),
+                    Format::Json => print!("{}", export::trace_json(&trace, &scenario.id)),
                     Format::Text => print!("{}", sim::render::render(&trace)),
                 }
                 Ok(ExitCode::SUCCESS)
@@ -222,12 +222,12 @@ mod cli {
                     Some(scenario) => scenario,
                     None => read_scenario(&source)?,
                 };
-                let trace = sim::run(&scenario);
+                let trace = sim::run(&scenario.setup);
                 if suggest {
-                    print_suggestions(&trace);
+                    print_suggestions(&trace, &scenario);
                     return Ok(ExitCode::SUCCESS);
                 }
-                let problems = lesson_problems(&trace);
+                let problems = lesson_problems(&trace, &scenario);
                 for problem in &problems {
                     println!("{problem}");
                 }
@@ -404,10 +404,10 @@ mod cli {
         load::parse_scenario(&text).map_err(|e| format!("{path}: {e}"))
     }
 
-    /// Every broken fact and every undeclared claim of the lesson around `trace`'s scenario.
-    fn lesson_problems(trace: &sim::Trace) -> Vec<String> {
-        let scenario = trace.scenario();
-        let mut problems: Vec<String> = catalogue::facts::broken(trace)
+    /// Every broken fact and every undeclared claim of `scenario`'s lesson, of which
+    /// `trace` is a run.
+    fn lesson_problems(trace: &sim::Trace, scenario: &sim::Scenario) -> Vec<String> {
+        let mut problems: Vec<String> = catalogue::facts::broken(trace, scenario)
             .into_iter()
             .map(|(place, why)| format!("BROKEN      {place}: {why}"))
             .collect();
@@ -429,8 +429,7 @@ mod cli {
     }
 
     /// The lesson's facts as JSON, with suggestions where a paragraph declares none.
-    fn print_suggestions(trace: &sim::Trace) {
-        let scenario = trace.scenario();
+    fn print_suggestions(trace: &sim::Trace, scenario: &sim::Scenario) {
         let or_suggest = |facts: &[sim::scenario::Fact], at: &sim::scenario::Anchor| {
             let facts = match facts.is_empty() {
                 true => catalogue::facts::suggest(trace, at),

@@ -154,8 +154,7 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
 
 /// Every declared fact of a lesson that does not hold in `trace`, as (where, why): the
 /// claims of the title and summary, each narration paragraph's and each prompt's.
-pub fn broken(trace: &Trace) -> Vec<(String, String)> {
-    let scenario = trace.scenario();
+pub fn broken(trace: &Trace, lesson: &Scenario) -> Vec<(String, String)> {
     let mut problems = Vec::new();
     let mut test = |place: String, facts: &[Fact]| {
         for fact in facts {
@@ -164,11 +163,11 @@ pub fn broken(trace: &Trace) -> Vec<(String, String)> {
             }
         }
     };
-    test("claims".to_owned(), &scenario.claims);
-    for (i, n) in scenario.narration.iter().enumerate() {
+    test("claims".to_owned(), &lesson.claims);
+    for (i, n) in lesson.narration.iter().enumerate() {
         test(format!("narration[{i}]"), &n.facts);
     }
-    for (i, p) in scenario.prompts.iter().enumerate() {
+    for (i, p) in lesson.prompts.iter().enumerate() {
         test(format!("prompts[{i}]"), &p.facts);
     }
     problems
@@ -221,7 +220,7 @@ pub fn undeclared(text: &str, facts: &[Fact], trace: &Trace) -> Vec<String> {
         }
         // A token of the run, or any larger number without a unit (a token the text gets
         // wrong is usually not one the run has), must come from a declared fact.
-        let order_id = n == trace.scenario().sql.order_id;
+        let order_id = n == trace.setup().sql.order_id;
         let number_like_a_token = tokens.contains(&n) || (n >= 10 && !order_id);
         if !unit && number_like_a_token && !declared_numbers.contains(&n) {
             missing.push(format!("{n} is not in a declared fact"));
@@ -239,7 +238,7 @@ pub fn undeclared(text: &str, facts: &[Fact], trace: &Trace) -> Vec<String> {
         missing.push("it states a reply but declares no event fact with a `reply`".to_owned());
     }
     // "B's lock" or "B's value" says who holds the key: a key fact must say so too.
-    for worker in &trace.scenario().workers {
+    for worker in &trace.setup().workers {
         let name = &worker.name;
         let says_holder = [format!("{name}'s lock"), format!("{name}'s value")]
             .iter()
@@ -275,7 +274,7 @@ fn declared_numbers(facts: &[Fact]) -> Vec<i64> {
 
 /// The tokens a run handed out or stored (grants, draws, writes, `last_fence`).
 fn run_tokens(trace: &Trace) -> Vec<i64> {
-    let mut tokens = vec![trace.scenario().sql.last_fence];
+    let mut tokens = vec![trace.setup().sql.last_fence];
     for event in trace.events() {
         match event.kind {
             EventKind::Granted { token: Some(t) }

@@ -5,8 +5,8 @@
 
 use std::fmt;
 
-use crate::sim::Scenario;
 use crate::sim::scenario::{AcquireHow, Fault, ReleaseHow, RenewHow, Step, TokenSource, Topology};
+use crate::sim::{Scenario, Setup};
 
 /// The newest file format this build reads.
 pub const FORMAT: u32 = 1;
@@ -90,21 +90,39 @@ impl<'de> serde::Deserialize<'de> for Version {
 
 /// Checks what the JSON shape cannot: names refer to something, sizes stay bounded.
 pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
+    validate_setup(&scenario.setup)?;
+    for (i, prompt) in scenario.prompts.iter().enumerate() {
+        if prompt.options.len() < 2 || prompt.answer >= prompt.options.len() {
+            return Err(LoadError {
+                path: format!("$.prompts[{i}]"),
+                line: 0,
+                column: 0,
+                message: "a prompt needs at least two options and an answer among them".into(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The model's half of [`validate`]: every name a fault gives is a worker or node of the
+/// setup, sizes stay bounded, and the setup is one the model runs faithfully. Paths are
+/// those of the scenario file, whose top level holds the setup's members.
+pub fn validate_setup(setup: &Setup) -> Result<(), LoadError> {
     let fail = |path: String, message: String| Err(LoadError { path, line: 0, column: 0, message });
-    if scenario.until_ms == 0 || scenario.until_ms > UNTIL_MS_MAX {
+    if setup.until_ms == 0 || setup.until_ms > UNTIL_MS_MAX {
         return fail("$.until_ms".into(), format!("expected 1 to {UNTIL_MS_MAX} ms (24 hours)"));
     }
-    let nodes = &scenario.redis.nodes;
+    let nodes = &setup.redis.nodes;
     if nodes.is_empty() || nodes.len() > NODES_MAX {
         return fail("$.redis.nodes".into(), format!("expected 1 to {NODES_MAX} nodes"));
     }
-    if scenario.redis.topology == Topology::Redlock && nodes.len() < 3 {
+    if setup.redis.topology == Topology::Redlock && nodes.len() < 3 {
         return fail("$.redis.nodes".into(), "Redlock needs at least 3 nodes".into());
     }
-    if scenario.tokens == TokenSource::Consensus {
-        consensus_fits(scenario)?;
+    if setup.tokens == TokenSource::Consensus {
+        consensus_fits(setup)?;
     }
-    if let Some(rule) = scenario.alert {
+    if let Some(rule) = setup.alert {
         if rule.window_ms == 0 || rule.window_ms > UNTIL_MS_MAX {
             return fail("$.alert.window_ms".into(), "expected 1 ms to 24 hours".into());
         }
@@ -126,7 +144,7 @@ pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
             );
         }
     }
-    let workers = &scenario.workers;
+    let workers = &setup.workers;
     if workers.is_empty() || workers.len() > WORKERS_MAX {
         return fail("$.workers".into(), format!("expected 1 to {WORKERS_MAX} workers"));
     }
@@ -154,41 +172,17 @@ pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
             }
         }
     }
-    if scenario.faults.len() > FAULTS_MAX {
+    if setup.faults.len() > FAULTS_MAX {
         return fail("$.faults".into(), format!("expected at most {FAULTS_MAX} faults"));
     }
-    let has_worker = |name: &str| workers.iter().any(|w| w.name == name);
-    let has_node = |name: &str| nodes.iter().any(|n| n.name == name);
-    for (i, fault) in scenario.faults.iter().enumerate() {
-        let (worker, node) = match fault {
-            Fault::Pause { worker, .. }
-            | Fault::Hang { worker, .. }
-            | Fault::Crash { worker, .. }
-            | Fault::LoseReply { worker, .. }
-            | Fault::Delay { worker, .. } => (Some(worker), None),
-            Fault::Partition { worker, node, .. } => (Some(worker), Some(node)),
-            Fault::CrashNode { node, .. } | Fault::ClockJump { node, .. } => (None, Some(node)),
-            Fault::SetCounter { .. } => (None, None),
-        };
-        if let Some(worker) = worker.filter(|w| !has_worker(w)) {
-            return fail(
-                format!("$.faults[{i}].worker"),
-                format!("no worker is called \u{201c}{worker}\u{201d}"),
-            );
+    // The loader resolved the file's names; a setup built in code (the explorer's trial,
+    // the builder's edits) is held to the same: every id is one of its workers or nodes.
+    for (i, fault) in setup.faults.iter().enumerate() {
+        if fault.worker().is_some_and(|w| w.index() >= workers.len()) {
+            return fail(format!("$.faults[{i}].worker"), "no such worker".into());
         }
-        if let Some(node) = node.filter(|n| !has_node(n)) {
-            return fail(
-                format!("$.faults[{i}].node"),
-                format!("no node is called \u{201c}{node}\u{201d}"),
-            );
-        }
-    }
-    for (i, prompt) in scenario.prompts.iter().enumerate() {
-        if prompt.options.len() < 2 || prompt.answer >= prompt.options.len() {
-            return fail(
-                format!("$.prompts[{i}]"),
-                "a prompt needs at least two options and an answer among them".into(),
-            );
+        if fault.node().is_some_and(|n| n.index() >= nodes.len()) {
+            return fail(format!("$.faults[{i}].node"), "no such node".into());
         }
     }
     Ok(())
@@ -211,17 +205,17 @@ mod tests;
 /// grant returns the revision as the token. The model keeps that store available and durable
 /// (losing a revision would take a majority of its members) and does not simulate its own
 /// elections, so it refuses what would pretend otherwise.
-fn consensus_fits(scenario: &Scenario) -> Result<(), LoadError> {
+fn consensus_fits(setup: &Setup) -> Result<(), LoadError> {
     let fail = |path: String, message: &str| {
         Err(LoadError { path, line: 0, column: 0, message: message.to_owned() })
     };
-    if scenario.redis.topology != Topology::Replicated || scenario.redis.nodes.len() != 1 {
+    if setup.redis.topology != Topology::Replicated || setup.redis.nodes.len() != 1 {
         return fail(
             "$.redis.nodes".into(),
             "with \"tokens\": \"consensus\" the lock lives in one consensus store: list exactly one node",
         );
     }
-    for (i, worker) in scenario.workers.iter().enumerate() {
+    for (i, worker) in setup.workers.iter().enumerate() {
         for (list, steps) in [("program", &worker.program), ("on_rejected", &worker.on_rejected)] {
             for (j, step) in steps.iter().enumerate() {
                 let path = format!("$.workers[{i}].{list}[{j}].how");
@@ -249,7 +243,7 @@ fn consensus_fits(scenario: &Scenario) -> Result<(), LoadError> {
             }
         }
     }
-    for (i, fault) in scenario.faults.iter().enumerate() {
+    for (i, fault) in setup.faults.iter().enumerate() {
         if matches!(
             fault,
             Fault::CrashNode { .. } | Fault::ClockJump { .. } | Fault::SetCounter { .. }

@@ -3,6 +3,7 @@
 //! Owns anchor matching (`nth` event of a kind, by an actor, or the first event at a time).
 //! Pure: it reads a trace and never runs the model.
 
+use crate::sim::Scenario;
 use crate::sim::Trace;
 use crate::sim::scenario::Anchor;
 
@@ -27,9 +28,8 @@ pub fn anchor_event(trace: &Trace, anchor: &Anchor) -> Option<usize> {
 
 /// Each narration paragraph's event index, in event order; `None` for anchors that do not
 /// resolve (a native test keeps the built-ins free of those).
-pub fn resolve(trace: &Trace) -> Vec<(usize, Option<usize>)> {
-    let mut resolved: Vec<(usize, Option<usize>)> = trace
-        .scenario()
+pub fn resolve(trace: &Trace, lesson: &Scenario) -> Vec<(usize, Option<usize>)> {
+    let mut resolved: Vec<(usize, Option<usize>)> = lesson
         .narration
         .iter()
         .enumerate()
@@ -41,8 +41,8 @@ pub fn resolve(trace: &Trace) -> Vec<(usize, Option<usize>)> {
 
 /// The narration to show at `cursor` (after `cursor` events): the latest paragraph whose
 /// event has happened, as (paragraph index, its event index).
-pub fn at_cursor(trace: &Trace, cursor: usize) -> Option<(usize, usize)> {
-    resolve(trace)
+pub fn at_cursor(trace: &Trace, lesson: &Scenario, cursor: usize) -> Option<(usize, usize)> {
+    resolve(trace, lesson)
         .into_iter()
         .filter_map(|(i, event)| Some((i, event?)))
         .rfind(|&(_, event)| event < cursor)
@@ -58,31 +58,30 @@ pub enum Told {
 }
 
 /// The story at `cursor` (see [`Told`]); `None` before the first paragraph's event.
-pub fn told_at(trace: &Trace, cursor: usize) -> Option<Told> {
-    told_with_event(trace, cursor).map(|(told, _)| told)
+pub fn told_at(trace: &Trace, lesson: &Scenario, cursor: usize) -> Option<Told> {
+    told_with_event(trace, lesson, cursor).map(|(told, _)| told)
 }
 
 /// The story for the step at `cursor`: a paragraph only at the instant of its event, so the
 /// next steps (a release, a finish) do not repeat it, with the index of that event (the
 /// caller tells the paragraph's own step from a later one of the same instant); `None` at
 /// steps the story does not speak of.
-pub fn told_now(trace: &Trace, cursor: usize) -> Option<(Told, usize)> {
+pub fn told_now(trace: &Trace, lesson: &Scenario, cursor: usize) -> Option<(Told, usize)> {
     let current = trace.events().get(cursor.checked_sub(1)?)?;
-    told_with_event(trace, cursor)
+    told_with_event(trace, lesson, cursor)
         .filter(|&(_, event)| trace.events()[event].at_ms == current.at_ms)
 }
 
 /// The story at `cursor` and the event its paragraph is pinned to, from one resolve.
-fn told_with_event(trace: &Trace, cursor: usize) -> Option<(Told, usize)> {
-    let resolved = resolve(trace);
+fn told_with_event(trace: &Trace, lesson: &Scenario, cursor: usize) -> Option<(Told, usize)> {
+    let resolved = resolve(trace, lesson);
     let (i, event) = resolved
         .iter()
         .filter_map(|&(i, event)| Some((i, event?)))
         .rfind(|&(_, event)| event < cursor)?;
     let place = resolved.iter().position(|&(j, _)| j == i)?;
-    let scenario = trace.scenario();
     let holds = resolved[..=place]
         .iter()
-        .all(|&(j, _)| crate::catalogue::facts::narration_holds(trace, scenario, j));
+        .all(|&(j, _)| crate::catalogue::facts::narration_holds(trace, lesson, j));
     Some((if holds { Told::Paragraph(i) } else { Told::Departed }, event))
 }

@@ -143,8 +143,8 @@ impl Setting {
 /// The words a setting accepts, and the one `s` has.
 pub fn setting_words(s: &Scenario, setting: Setting) -> (Vec<&'static str>, String) {
     let current = match setting {
-        Setting::Guard => s.sql.guard.word(),
-        Setting::Tokens => s.tokens.word(),
+        Setting::Guard => s.setup.sql.guard.word(),
+        Setting::Tokens => s.setup.tokens.word(),
     };
     (setting.words(), current.to_owned())
 }

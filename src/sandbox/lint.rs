@@ -21,37 +21,39 @@ pub struct Warning {
 pub fn lint(s: &Scenario, trace: &Trace) -> Vec<Warning> {
     let mut out = Vec::new();
     let mut warn = |path: String, message: String| out.push(Warning { path, message });
-    for (i, w) in s.workers.iter().enumerate() {
-        if w.start_ms >= s.until_ms {
+    for (i, w) in s.setup.workers.iter().enumerate() {
+        if w.start_ms >= s.setup.until_ms {
             warn(
                 format!("$.workers[{i}].start_ms"),
                 format!(
                     "{} starts at {} ms, when the run has already ended ({} ms)",
-                    w.name, w.start_ms, s.until_ms
+                    w.name, w.start_ms, s.setup.until_ms
                 ),
             );
         }
     }
-    for (k, fault) in s.faults.iter().enumerate() {
-        if let Some(at_ms) = super::timeline::position(s, super::timeline::Handle::FaultAt(k))
-            && at_ms >= s.until_ms
+    for (k, fault) in s.setup.faults.iter().enumerate() {
+        if let Some(at_ms) =
+            super::timeline::position(&s.setup, super::timeline::Handle::FaultAt(k))
+            && at_ms >= s.setup.until_ms
         {
             warn(
                 format!("$.faults[{k}].at_ms"),
                 format!(
                     "this fault is at {at_ms} ms, after the run ends at {} ms: it never happens",
-                    s.until_ms
+                    s.setup.until_ms
                 ),
             );
         }
         if let Fault::LoseReply { worker, step, .. } = fault
-            && let Some(w) = s.workers.iter().find(|w| &w.name == worker)
+            && let Some(w) = s.setup.workers.get(worker.index())
             && *step >= w.program.len()
         {
             warn(
                 format!("$.faults[{k}].step"),
                 format!(
-                    "step {step} is beyond {worker}'s program, which has {} steps (counted from 0)",
+                    "step {step} is beyond {}'s program, which has {} steps (counted from 0)",
+                    w.name,
                     w.program.len()
                 ),
             );
@@ -93,12 +95,15 @@ pub fn place(s: &Scenario, path: &str) -> String {
         return format!("Prompt {}", i + 1);
     }
     if let Some(k) = index("faults") {
-        let kind =
-            s.faults.get(k).map(|f| super::row_kind(&crate::catalogue::codec::fault_text(f)));
+        let kind = s
+            .setup
+            .faults
+            .get(k)
+            .map(|f| super::row_kind(&crate::catalogue::codec::fault_text(&s.setup, f)));
         return format!("Fault {} ({})", k + 1, kind.unwrap_or_default());
     }
     if let Some(i) = index("workers") {
-        return format!("Worker {}", s.workers.get(i).map_or("?", |w| w.name.as_str()));
+        return format!("Worker {}", s.setup.workers.get(i).map_or("?", |w| w.name.as_str()));
     }
     path.to_owned()
 }
@@ -125,8 +130,8 @@ pub fn anchor_problem(s: &Scenario, trace: &Trace, anchor: &Anchor) -> Option<St
         .map(|e| trace.actor_name(e.actor))
         .collect();
     if let Some(actor) = anchor.actor.as_deref() {
-        let mut names: Vec<String> = s.workers.iter().map(|w| w.name.clone()).collect();
-        names.extend(s.redis.nodes.iter().map(|n| n.name.clone()));
+        let mut names: Vec<String> = s.setup.workers.iter().map(|w| w.name.clone()).collect();
+        names.extend(s.setup.redis.nodes.iter().map(|n| n.name.clone()));
         names.extend(["tokens", "db", "gateway", "storage", "dlq", "checker"].map(str::to_owned));
         if !names.iter().any(|n| n == actor) {
             return Some(match did_you_mean(actor, names.iter().map(String::as_str)) {

@@ -19,8 +19,8 @@ pub use fields::{
 
 use crate::catalogue::codec;
 use crate::catalogue::load::{self, LoadError};
-use crate::sim::Scenario;
 use crate::sim::scenario::{Anchor, Expected, Fact, Narration, Prompt, ScenarioId, WorkerSetup};
+use crate::sim::{Scenario, WorkerId};
 
 /// The editor: text, the scenario it last parsed to, why the last change was refused, and
 /// the way back.
@@ -399,6 +399,8 @@ impl Editor {
 /// story's sentences this run contradicts, and the outcome it had.
 #[derive(Clone, Debug)]
 pub struct Preview {
+    /// The scenario previewed: the lesson the marks and outcome are about.
+    pub scenario: Scenario,
     pub trace: crate::sim::Trace,
     pub warnings: Vec<lint::Warning>,
     pub marks: Vec<story::Mark>,
@@ -408,16 +410,17 @@ pub struct Preview {
 /// Previews of the same scenario are the same (one scenario, one trace).
 impl PartialEq for Preview {
     fn eq(&self, other: &Preview) -> bool {
-        self.trace.scenario() == other.trace.scenario()
+        self.scenario == other.scenario
     }
 }
 
 impl Preview {
     pub fn of(s: &Scenario) -> Preview {
-        let trace = crate::sim::run(s);
+        let trace = crate::sim::run(&s.setup);
         Preview {
+            scenario: s.clone(),
             warnings: lint::lint(s, &trace),
-            marks: story::marks(&trace),
+            marks: story::marks(&trace, s),
             outcome: story::expected_from(&trace),
             trace,
         }
@@ -707,22 +710,22 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
                 None => return Err(refuse("$.expect", "set the expected outcome first".into())),
             },
         },
-        Action::SetSeed(text) => s.seed = number(&text, "$.seed")?,
-        Action::SetUntil(text) => s.until_ms = number(&text, "$.until_ms")?,
+        Action::SetSeed(text) => s.setup.seed = number(&text, "$.seed")?,
+        Action::SetUntil(text) => s.setup.until_ms = number(&text, "$.until_ms")?,
         Action::SetSetting(setting, word) => *s = fields::set_setting(s, setting, &word)?,
         Action::AddWorker => {
-            if s.workers.len() >= WORKERS_MAX {
+            if s.setup.workers.len() >= WORKERS_MAX {
                 return Err(refuse(
                     "$.workers",
                     format!("a scenario may have at most {WORKERS_MAX} workers"),
                 ));
             }
             let name = next_name(s);
-            let last = s.workers.last();
+            let last = s.setup.workers.last();
             let program = last.map(|w| w.program.clone()).unwrap_or_default();
             let on_rejected = last.map(|w| w.on_rejected.clone()).unwrap_or_default();
             let start_ms = last.map_or(0, |w| w.start_ms.saturating_add(1_000));
-            s.workers.push(WorkerSetup {
+            s.setup.workers.push(WorkerSetup {
                 name,
                 start_ms,
                 program,
@@ -731,16 +734,27 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
             });
         }
         Action::RemoveWorker(i) => {
-            let name = worker(s, i)?.name.clone();
-            if s.workers.len() == 1 {
+            worker(s, i)?;
+            if s.setup.workers.len() == 1 {
                 return Err(refuse("$.workers", "a scenario needs at least one worker".to_owned()));
             }
-            // Faults on that worker go with it rather than leaving dangling names.
-            s.faults.retain(|f| f.worker() != Some(name.as_str()));
-            s.workers.remove(i);
+            // Faults on that worker go with it, and those on later workers follow them
+            // down the list, so every fault keeps acting on the worker it named.
+            let gone = WorkerId::at(i);
+            s.setup.faults.retain(|f| f.worker() != Some(&gone));
+            for fault in &mut s.setup.faults {
+                let moved = fault.clone().map(
+                    |w| Ok::<_, ()>(if w > gone { WorkerId::at(w.index() - 1) } else { w }),
+                    Ok,
+                );
+                if let Ok(moved) = moved {
+                    *fault = moved;
+                }
+            }
+            s.setup.workers.remove(i);
         }
         Action::RenameWorker(i, name) => {
-            let old = worker(s, i)?.name.clone();
+            worker(s, i)?;
             let name = name.trim().to_owned();
             if name.is_empty() {
                 return Err(refuse(
@@ -748,14 +762,11 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
                     "a worker needs a name".into(),
                 ));
             }
-            if s.workers.iter().enumerate().any(|(k, w)| k != i && w.name == name) {
+            if s.setup.workers.iter().enumerate().any(|(k, w)| k != i && w.name == name) {
                 return Err(refuse(
                     &format!("$.workers[{i}].name"),
                     format!("another worker is already called {name}"),
                 ));
-            }
-            for fault in &mut s.faults {
-                fault.rename_worker(&old, &name);
             }
             worker_mut(s, i)?.name = name;
         }
@@ -786,13 +797,17 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
                 }
                 Row::Fault(k) => {
                     let current = s
+                        .setup
                         .faults
                         .get(k)
-                        .map(codec::fault_text)
+                        .map(|f| codec::fault_text(&s.setup, f))
                         .ok_or_else(|| refuse(&path, "no such fault".to_owned()))?;
-                    let fault =
-                        codec::parse_fault_text(&with_field(&current, &key, &input), &path)?;
-                    if let Some(slot) = s.faults.get_mut(k) {
+                    let fault = codec::parse_fault_text(
+                        &s.setup,
+                        &with_field(&current, &key, &input),
+                        &path,
+                    )?;
+                    if let Some(slot) = s.setup.faults.get_mut(k) {
                         *slot = fault;
                     }
                 }
@@ -825,27 +840,32 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
         }
         Action::SetFault(k, text) => {
             let path = format!("$.faults[{k}]");
-            let fault = codec::parse_fault_text(&text, &path)?;
-            let slot =
-                s.faults.get_mut(k).ok_or_else(|| refuse(&path, "no such fault".to_owned()))?;
+            let fault = codec::parse_fault_text(&s.setup, &text, &path)?;
+            let slot = s
+                .setup
+                .faults
+                .get_mut(k)
+                .ok_or_else(|| refuse(&path, "no such fault".to_owned()))?;
             *slot = fault;
         }
         Action::AddFault(kind) => {
-            let worker = s.workers.first().map_or("A", |w| w.name.as_str()).to_owned();
-            let node = s.redis.nodes.first().map_or("redis", |n| n.name.as_str()).to_owned();
+            let worker = s.setup.workers.first().map_or("A", |w| w.name.as_str()).to_owned();
+            let node = s.setup.redis.nodes.first().map_or("redis", |n| n.name.as_str()).to_owned();
             let text = fault_template(&kind, &worker, &node, 500);
-            s.faults.push(codec::parse_fault_text(&text, "$.faults")?);
+            let path = format!("$.faults[{}]", s.setup.faults.len());
+            s.setup.faults.push(codec::parse_fault_text(&s.setup, &text, &path)?);
         }
         Action::AddFaultAt { kind, lane, at_ms } => {
-            let worker = s.workers.first().map_or("A", |w| w.name.as_str()).to_owned();
-            let node = s.redis.nodes.first().map_or("redis", |n| n.name.as_str()).to_owned();
+            let worker = s.setup.workers.first().map_or("A", |w| w.name.as_str()).to_owned();
+            let node = s.setup.redis.nodes.first().map_or("redis", |n| n.name.as_str()).to_owned();
             let (worker, node) = if fault_on_node(&kind) { (worker, lane) } else { (lane, node) };
             let text = fault_template(&kind, &worker, &node, at_ms);
-            s.faults.push(codec::parse_fault_text(&text, "$.faults")?);
+            let path = format!("$.faults[{}]", s.setup.faults.len());
+            s.setup.faults.push(codec::parse_fault_text(&s.setup, &text, &path)?);
         }
         Action::RemoveFault(k) => {
-            if k < s.faults.len() {
-                s.faults.remove(k);
+            if k < s.setup.faults.len() {
+                s.setup.faults.remove(k);
             }
         }
         Action::Narrate { at, facts } => {
@@ -910,11 +930,15 @@ fn refuse(path: &str, message: String) -> LoadError {
 }
 
 fn worker(s: &Scenario, i: usize) -> Result<&WorkerSetup, LoadError> {
-    s.workers.get(i).ok_or_else(|| refuse(&format!("$.workers[{i}]"), "no such worker".to_owned()))
+    s.setup
+        .workers
+        .get(i)
+        .ok_or_else(|| refuse(&format!("$.workers[{i}]"), "no such worker".to_owned()))
 }
 
 fn worker_mut(s: &mut Scenario, i: usize) -> Result<&mut WorkerSetup, LoadError> {
-    s.workers
+    s.setup
+        .workers
         .get_mut(i)
         .ok_or_else(|| refuse(&format!("$.workers[{i}]"), "no such worker".to_owned()))
 }
@@ -941,8 +965,8 @@ fn prompt_mut(s: &mut Scenario, i: usize) -> Result<&mut Prompt, LoadError> {
 fn next_name(s: &Scenario) -> String {
     ('A'..='Z')
         .map(String::from)
-        .find(|n| !s.workers.iter().any(|w| &w.name == n))
-        .unwrap_or_else(|| format!("W{}", s.workers.len() + 1))
+        .find(|n| !s.setup.workers.iter().any(|w| &w.name == n))
+        .unwrap_or_else(|| format!("W{}", s.setup.workers.len() + 1))
 }
 
 #[cfg(test)]

@@ -97,8 +97,7 @@ pub enum MarkKind {
 /// Every story part whose declared facts do not hold in this run, the outcome if the run
 /// does not keep its promise, and paragraphs that state a token or reply with no fact
 /// behind it (those cannot be checked, so they are marked too).
-pub fn marks(trace: &Trace) -> Vec<Mark> {
-    let s = trace.scenario();
+pub fn marks(trace: &Trace, s: &Scenario) -> Vec<Mark> {
     let mut out = Vec::new();
     let mut test = |place: Place, facts: &[Fact]| {
         for fact in facts {

@@ -45,13 +45,13 @@ fn every_template_is_valid_as_it_stands() {
 fn form_edits_rewrite_the_text_and_round_trip() {
     let e = editor().apply(Action::AddWorker).apply(Action::SetStart(2, "45000".into()));
     assert_eq!(e.error, None);
-    assert_eq!(e.scenario.workers.len(), 3);
-    assert_eq!(e.scenario.workers[2].name, "C");
+    assert_eq!(e.scenario.setup.workers.len(), 3);
+    assert_eq!(e.scenario.setup.workers[2].name, "C");
     assert!(e.text.contains("\"start_ms\": 45000"), "{}", e.text);
     let reread = Editor::new(&e.scenario).apply(Action::SetText(e.text.clone()));
     assert_eq!(reread.scenario, e.scenario);
     let moved = e.apply(Action::MoveStep(program(0, 0), Direction::Down));
-    assert_eq!(moved.scenario.workers[0].program[1], e.scenario.workers[0].program[0]);
+    assert_eq!(moved.scenario.setup.workers[0].program[1], e.scenario.setup.workers[0].program[0]);
 }
 
 #[test]
@@ -112,7 +112,10 @@ fn undo_and_redo_walk_form_typing_and_drags_as_the_author_made_them() {
     // Form edits are one step each.
     let formed = e.apply(Action::SetSeed("7".into())).apply(Action::SetUntil("90000".into()));
     let once = formed.apply(Action::Undo);
-    assert_eq!((once.scenario.seed, once.scenario.until_ms), (7, e.scenario.until_ms));
+    assert_eq!(
+        (once.scenario.setup.seed, once.scenario.setup.until_ms),
+        (7, e.scenario.setup.until_ms)
+    );
     let twice = once.apply(Action::Undo);
     assert_eq!(twice.scenario, e.scenario);
     assert!(!twice.can_undo());
@@ -124,7 +127,7 @@ fn undo_and_redo_walk_form_typing_and_drags_as_the_author_made_them() {
         .apply_in(Action::SetStart(1, "3000".into()), Some(Group::Drag(1)))
         .apply_in(Action::SetStart(1, "3100".into()), Some(Group::Drag(1)))
         .apply_in(Action::SetStart(1, "3200".into()), Some(Group::Drag(1)));
-    assert_eq!(dragged.scenario.workers[1].start_ms, 3200);
+    assert_eq!(dragged.scenario.setup.workers[1].start_ms, 3200);
     let undone = dragged.apply(Action::Undo);
     assert_eq!(undone.scenario, e.scenario);
     assert!(!undone.apply(Action::SetSeed("9".into())).can_redo());
@@ -164,8 +167,11 @@ fn steps_go_where_the_author_puts_them_and_optional_members_are_reachable() {
         at: Some(1),
     });
     assert_eq!(with.error, None);
-    let kinds: Vec<String> =
-        with.scenario.workers[0].program.iter().map(crate::catalogue::codec::step_text).collect();
+    let kinds: Vec<String> = with.scenario.setup.workers[0]
+        .program
+        .iter()
+        .map(crate::catalogue::codec::step_text)
+        .collect();
     assert!(kinds[1].contains("\"watchdog\""), "{kinds:?}");
     let row = kinds[1].clone();
     assert!(
@@ -186,7 +192,7 @@ fn steps_go_where_the_author_puts_them_and_optional_members_are_reachable() {
         kind: "send-to-dlq".into(),
         at: None,
     });
-    assert_eq!(retry.scenario.workers[0].on_rejected.len(), 1);
+    assert_eq!(retry.scenario.setup.workers[0].on_rejected.len(), 1);
     // The database's check is a setting of its own.
     let unguarded = e.apply(Action::SetSetting(Setting::Guard, "none".into()));
     assert_eq!(unguarded.error, None);
@@ -225,7 +231,11 @@ fn row_fields_edit_one_member_and_keep_the_rest() {
 
 #[test]
 fn removing_a_worker_takes_its_faults_and_renaming_follows_them() {
-    let e = editor().apply(Action::AddFault("pause".into()));
+    let e = editor().apply(Action::AddFault("pause".into())).apply(Action::AddFaultAt {
+        kind: "crash".into(),
+        lane: "B".into(),
+        at_ms: 2_000,
+    });
     assert_eq!(e.error, None);
     let renamed = e.apply(Action::RenameWorker(0, "Z".into()));
     assert_eq!(renamed.error, None, "{:?}", renamed.error);
@@ -233,7 +243,13 @@ fn removing_a_worker_takes_its_faults_and_renaming_follows_them() {
     assert!(renamed.apply(Action::RenameWorker(0, "B".into())).error.is_some(), "names differ");
     let removed = renamed.apply(Action::RemoveWorker(0));
     assert_eq!(removed.error, None);
-    assert!(removed.scenario.faults.iter().all(|f| f.worker() != Some("Z")));
+    // Z's faults went with it; B's crash is still B's, now that B is the first worker.
+    assert_eq!(removed.scenario.setup.faults.len(), 1, "{:?}", removed.scenario.setup.faults);
+    assert_eq!(removed.scenario.setup.faults[0].worker(), Some(&sim::WorkerId(0)));
+    assert_eq!(removed.scenario.setup.workers[0].name, "B");
+    assert!(
+        removed.text.contains(r#""fault": "crash","#) && removed.text.contains(r#""worker": "B""#)
+    );
     let last = Editor::new(&removed.scenario);
     assert!(last.apply(Action::RemoveWorker(0)).error.is_some(), "one worker must remain");
 }
@@ -245,7 +261,7 @@ fn check_lint(actions: Vec<Action>, expect: &[(&str, &str)]) {
         e = e.apply(action);
         assert_eq!(e.error, None);
     }
-    let trace = sim::run(&e.scenario);
+    let trace = sim::run(&e.scenario.setup);
     let found: Vec<(String, String)> =
         lint(&e.scenario, &trace).into_iter().map(|w| (w.path, w.message)).collect();
     // `{new}`: the paragraph the actions added, after the built-in's.
@@ -331,7 +347,7 @@ fn a_misspelt_member_is_named_with_what_was_meant() {
 fn every_event_kind_of_the_built_ins_is_a_known_tag() {
     let mut seen = std::collections::BTreeSet::new();
     for s in catalogue::all() {
-        for event in sim::run(&s).events() {
+        for event in sim::run(&s.setup).events() {
             assert!(sim::event::TAGS.contains(&event.kind.tag()), "{}", event.kind.tag());
             seen.insert(event.kind.tag());
         }
@@ -343,20 +359,20 @@ fn every_event_kind_of_the_built_ins_is_a_known_tag() {
 #[test]
 fn a_third_worker_marks_the_sentences_it_makes_untrue() {
     let e = editor();
-    let trace = sim::run(&e.scenario);
-    assert_eq!(story::marks(&trace), Vec::new(), "the built-in's story holds");
+    let trace = sim::run(&e.scenario.setup);
+    assert_eq!(story::marks(&trace, &e.scenario), Vec::new(), "the built-in's story holds");
     // C starts before B and takes the lock B used to get: the paragraphs that said B got
     // that token, and the promised outcome, are marked.
     let three = e.apply(Action::AddWorker).apply(Action::SetStart(2, "30500".into()));
     assert_eq!(three.error, None);
-    let marks = story::marks(&sim::run(&three.scenario));
+    let marks = story::marks(&sim::run(&three.scenario.setup), &three.scenario);
     assert!(
         marks.iter().any(|m| matches!(m.place, Place::Narration(_)) && m.why.contains("B's grant")),
         "{marks:#?}"
     );
     // A paragraph the author pins to an event starts with that event's facts, so it is
     // checked like the built-ins' from then on.
-    let trace = sim::run(&three.scenario);
+    let trace = sim::run(&three.scenario.setup);
     let index = trace.events().iter().position(|ev| ev.kind.tag() == "granted").expect("a grant");
     let at = story::anchor_for(&trace, index).expect("an anchor");
     let facts = story::facts_for(&trace, &at);
@@ -364,18 +380,18 @@ fn a_third_worker_marks_the_sentences_it_makes_untrue() {
     let narrated = three.apply(Action::Narrate { at, facts });
     let last = narrated.scenario.narration.len() - 1;
     let written = narrated.apply(Action::SetNarration(last, "A takes the lock.".into()));
-    let marks = story::marks(&sim::run(&written.scenario));
+    let marks = story::marks(&sim::run(&written.scenario.setup), &written.scenario);
     assert!(!marks.iter().any(|m| m.place == Place::Narration(last)), "{marks:#?}");
     // The outcome the run had is a promise that holds.
     let promised = written.apply(Action::SetExpect(Some(story::expected_from(&trace))));
-    let marks = story::marks(&sim::run(&promised.scenario));
+    let marks = story::marks(&sim::run(&promised.scenario.setup), &promised.scenario);
     assert!(!marks.iter().any(|m| m.place == Place::Expect), "{marks:#?}");
 }
 
 #[test]
 fn prompts_are_written_in_the_form() {
     let e = blank();
-    let trace = sim::run(&e.scenario);
+    let trace = sim::run(&e.scenario.setup);
     let at = story::anchor_for(&trace, 0).expect("an event");
     let asked = e
         .apply(Action::AddPrompt { at, facts: Vec::new() })
@@ -400,25 +416,32 @@ fn the_timeline_turns_drags_and_keys_into_edits() {
     assert_eq!(scale.ms(-5.0), 0);
     assert_eq!(scale.ms(10_000.0), 60_000, "within the run");
     let s = &e.scenario;
-    let start = timeline::move_to(s, Handle::Start(1), 4_000).expect("a change");
+    let start = timeline::move_to(&s.setup, Handle::Start(1), 4_000).expect("a change");
     assert_eq!(start, Action::SetStart(1, "4000".into()));
-    assert_eq!(timeline::move_to(s, Handle::Start(1), s.workers[1].start_ms), None);
-    let pause = timeline::spans(s).into_iter().find(|sp| sp.kind == "pause").expect("a pause");
+    assert_eq!(timeline::move_to(&s.setup, Handle::Start(1), s.setup.workers[1].start_ms), None);
+    let pause =
+        timeline::spans(&s.setup).into_iter().find(|sp| sp.kind == "pause").expect("a pause");
     let stretched = e.apply(
-        timeline::move_to(s, Handle::FaultEnd(pause.fault), pause.from_ms + 50_000).expect("edit"),
+        timeline::move_to(&s.setup, Handle::FaultEnd(pause.fault), pause.from_ms + 50_000)
+            .expect("edit"),
     );
     assert_eq!(stretched.error, None);
-    let after = timeline::spans(&stretched.scenario);
+    let after = timeline::spans(&stretched.scenario.setup);
     assert_eq!(after[0].to_ms - after[0].from_ms, 50_000);
-    let nudged = e.apply(timeline::nudge(s, Handle::FaultAt(pause.fault), -100).expect("edit"));
+    let nudged =
+        e.apply(timeline::nudge(&s.setup, Handle::FaultAt(pause.fault), -100).expect("edit"));
     assert_eq!(
-        timeline::position(&nudged.scenario, Handle::FaultAt(pause.fault)),
+        timeline::position(&nudged.scenario.setup, Handle::FaultAt(pause.fault)),
         Some(pause.from_ms - 100)
     );
-    assert_eq!(timeline::drop_fault(s, "clock-jump", "A", 1_000), None, "a node fault on a worker");
-    let dropped = e.apply(timeline::drop_fault(s, "hang", "B", 12_345).expect("fits"));
+    assert_eq!(
+        timeline::drop_fault(&s.setup, "clock-jump", "A", 1_000),
+        None,
+        "a node fault on a worker"
+    );
+    let dropped = e.apply(timeline::drop_fault(&s.setup, "hang", "B", 12_345).expect("fits"));
     assert_eq!(dropped.error, None);
-    assert_eq!(timeline::spans(&dropped.scenario).last().map(|sp| sp.from_ms), Some(12_300));
+    assert_eq!(timeline::spans(&dropped.scenario.setup).last().map(|sp| sp.from_ms), Some(12_300));
 }
 
 #[test]
@@ -453,7 +476,7 @@ fn links_and_files_open_what_they_carry() {
     // The player's JSON export is a record of a run: the sandbox says so instead of
     // reporting a missing `format`.
     let s = catalogue::find("gc-pause-fenced").expect("built-in");
-    let exported = crate::export::trace_json(&sim::run(&s));
+    let exported = crate::export::trace_json(&sim::run(&s.setup), &s.id);
     assert_eq!(Import::of(&exported), Import::Trace { scenario: "gc-pause-fenced".into() });
     let scenario = codec_text(&s);
     assert_eq!(Import::of(&scenario), Import::Scenario(scenario.clone()));
@@ -476,12 +499,12 @@ fn the_blank_lesson_keeps_its_id_and_warnings_name_their_place_in_words() {
 fn a_number_no_fact_covers_is_unchecked_not_untrue() {
     use super::story::MarkKind;
     let e = editor();
-    let trace = sim::run(&e.scenario);
+    let trace = sim::run(&e.scenario.setup);
     let at = story::anchor_for(&trace, 0).expect("an event");
     let e = e.apply(Action::Narrate { at, facts: Vec::new() });
     let last = e.scenario.narration.len() - 1;
     let e = e.apply(Action::SetNarration(last, "A gets token 33 here.".into()));
-    let marks = story::marks(&sim::run(&e.scenario));
+    let marks = story::marks(&sim::run(&e.scenario.setup), &e.scenario);
     let here: Vec<_> = marks.iter().filter(|m| m.place == Place::Narration(last)).collect();
     assert!(!here.is_empty(), "{marks:#?}");
     assert!(here.iter().all(|m| m.kind == MarkKind::Unchecked), "{here:#?}");

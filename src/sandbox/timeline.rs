@@ -3,8 +3,8 @@
 //! scenario, as editor actions. Pure: pixels and milliseconds in, actions out.
 
 use super::{Action, Row, fault_on_node};
-use crate::sim::Scenario;
-use crate::sim::scenario::Fault;
+use crate::sim::Setup;
+use crate::sim::scenario::{Fault, NamedFault};
 
 /// Time across the width of the drawing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,7 +45,7 @@ pub struct Lane {
     pub is_node: bool,
 }
 
-pub fn lanes(s: &Scenario) -> Vec<Lane> {
+pub fn lanes(s: &Setup) -> Vec<Lane> {
     let workers = s.workers.iter().map(|w| Lane { name: w.name.clone(), is_node: false });
     let nodes = s.redis.nodes.iter().map(|n| Lane { name: n.name.clone(), is_node: true });
     workers.chain(nodes).collect()
@@ -75,12 +75,12 @@ pub struct Span {
 }
 
 /// Every fault with a time, as drawn.
-pub fn spans(s: &Scenario) -> Vec<Span> {
+pub fn spans(s: &Setup) -> Vec<Span> {
     s.faults
         .iter()
         .enumerate()
         .filter_map(|(k, f)| {
-            let (kind, lane, from_ms, length) = shape(f)?;
+            let (kind, lane, from_ms, length) = shape(s, f)?;
             // The counter lives on the primary: a write to it is drawn there.
             let lane = match lane.is_empty() {
                 true => s.redis.nodes.first().map(|n| n.name.clone()).unwrap_or_default(),
@@ -99,20 +99,20 @@ pub fn spans(s: &Scenario) -> Vec<Span> {
 }
 
 /// Where a handle is now.
-pub fn position(s: &Scenario, handle: Handle) -> Option<u64> {
+pub fn position(s: &Setup, handle: Handle) -> Option<u64> {
     match handle {
         Handle::Start(i) => s.workers.get(i).map(|w| w.start_ms),
-        Handle::FaultAt(k) => s.faults.get(k).and_then(shape).map(|(_, _, at, _)| at),
+        Handle::FaultAt(k) => s.faults.get(k).and_then(|f| shape(s, f)).map(|(_, _, at, _)| at),
         Handle::FaultEnd(k) => s
             .faults
             .get(k)
-            .and_then(shape)
+            .and_then(|f| shape(s, f))
             .and_then(|(_, _, at, len)| len.map(|(_, ms)| at.saturating_add(ms))),
     }
 }
 
 /// The edit that puts `handle` at `to_ms` (`None`: nothing to change).
-pub fn move_to(s: &Scenario, handle: Handle, to_ms: u64) -> Option<Action> {
+pub fn move_to(s: &Setup, handle: Handle, to_ms: u64) -> Option<Action> {
     if position(s, handle) == Some(to_ms) {
         return None;
     }
@@ -122,7 +122,7 @@ pub fn move_to(s: &Scenario, handle: Handle, to_ms: u64) -> Option<Action> {
             Action::SetField(Row::Fault(k), "at_ms".to_owned(), to_ms.to_string())
         }
         Handle::FaultEnd(k) => {
-            let (_, _, at, length) = shape(s.faults.get(k)?)?;
+            let (_, _, at, length) = shape(s, s.faults.get(k)?)?;
             let (member, _) = length?;
             // A fault lasts at least one grid step: dragging its end before its start
             // leaves it that short rather than refusing the drag.
@@ -133,7 +133,7 @@ pub fn move_to(s: &Scenario, handle: Handle, to_ms: u64) -> Option<Action> {
 }
 
 /// The edit an arrow key makes: `delta_ms` earlier or later, kept within the run.
-pub fn nudge(s: &Scenario, handle: Handle, delta_ms: i64) -> Option<Action> {
+pub fn nudge(s: &Setup, handle: Handle, delta_ms: i64) -> Option<Action> {
     let now = position(s, handle)?;
     let to = now.saturating_add_signed(delta_ms).min(s.until_ms);
     move_to(s, handle, to)
@@ -141,7 +141,7 @@ pub fn nudge(s: &Scenario, handle: Handle, delta_ms: i64) -> Option<Action> {
 
 /// The drop of a fault of `kind` on lane `lane` at `at_ms`: the fault, when the lane fits it
 /// (a node fault on a node's lane, a worker fault on a worker's).
-pub fn drop_fault(s: &Scenario, kind: &str, lane: &str, at_ms: u64) -> Option<Action> {
+pub fn drop_fault(s: &Setup, kind: &str, lane: &str, at_ms: u64) -> Option<Action> {
     let on_node = s.redis.nodes.iter().any(|n| n.name == lane);
     let on_worker = s.workers.iter().any(|w| w.name == lane);
     let fits = if fault_on_node(kind) { on_node } else { on_worker };
@@ -155,29 +155,27 @@ pub fn drop_fault(s: &Scenario, kind: &str, lane: &str, at_ms: u64) -> Option<Ac
 /// A fault's kind, lane, time, and how long it lasts (the member that says so).
 type Shape = (&'static str, String, u64, Option<(&'static str, u64)>);
 
-fn shape(f: &Fault) -> Option<Shape> {
+fn shape(s: &Setup, f: &Fault) -> Option<Shape> {
+    let f: NamedFault = f.named(s);
     Some(match f {
         Fault::Pause { worker, at_ms, pause_ms } => {
-            ("pause", worker.clone(), *at_ms, Some(("pause_ms", *pause_ms)))
+            ("pause", worker, at_ms, Some(("pause_ms", pause_ms)))
         }
         Fault::Hang { worker, at_ms, hang_ms } => {
-            ("hang", worker.clone(), *at_ms, Some(("hang_ms", *hang_ms)))
+            ("hang", worker, at_ms, Some(("hang_ms", hang_ms)))
         }
-        Fault::Crash { worker, at_ms } => ("crash", worker.clone(), *at_ms, None),
+        Fault::Crash { worker, at_ms } => ("crash", worker, at_ms, None),
         Fault::Delay { worker, at_ms, window_ms, .. } => {
-            ("delay", worker.clone(), *at_ms, Some(("window_ms", *window_ms)))
+            ("delay", worker, at_ms, Some(("window_ms", window_ms)))
         }
-        Fault::CrashNode { node, at_ms, restart_after_ms, .. } => (
-            "crash-node",
-            node.clone(),
-            *at_ms,
-            restart_after_ms.map(|ms| ("restart_after_ms", ms)),
-        ),
-        Fault::ClockJump { node, at_ms, .. } => ("clock-jump", node.clone(), *at_ms, None),
+        Fault::CrashNode { node, at_ms, restart_after_ms, .. } => {
+            ("crash-node", node, at_ms, restart_after_ms.map(|ms| ("restart_after_ms", ms)))
+        }
+        Fault::ClockJump { node, at_ms, .. } => ("clock-jump", node, at_ms, None),
         Fault::Partition { worker, at_ms, partition_ms, .. } => {
-            ("partition", worker.clone(), *at_ms, Some(("partition_ms", *partition_ms)))
+            ("partition", worker, at_ms, Some(("partition_ms", partition_ms)))
         }
-        Fault::SetCounter { at_ms, .. } => ("set-counter", String::new(), *at_ms, None),
+        Fault::SetCounter { at_ms, .. } => ("set-counter", String::new(), at_ms, None),
         Fault::LoseReply { .. } => return None,
     })
 }

@@ -1,7 +1,7 @@
 //! Worker and node ids: positions in the scenario's worker and node lists, typed so that a
 //! worker is never passed where a node is meant. Owns nothing else; it knows no names.
 
-/// The worker at this position of `Scenario::workers` (`A` is 0).
+/// The worker at this position of `Setup::workers` (`A` is 0).
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub struct WorkerId(pub u8);
 

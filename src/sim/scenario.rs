@@ -1,66 +1,76 @@
-//! A scenario as plain data: the setup, the workers' programs and the scheduled faults.
+//! A scenario as plain data: a lesson (text, narration, prompts, promised outcome) around
+//! a [`Setup`] (the cluster, the workers' programs and the planned faults), which is all
+//! the simulator is given.
 //!
 //! Owns the vocabulary a course author writes and its shape in a file (`"format": 1`):
 //! field names, defaults and, in [`Word`] tables, the spelling of every enum, derived
 //! into serde so every format (the JSON files, the first page's baked lessons) and every
-//! menu and link spells them alike; `form` holds the flat shapes of the tagged kinds.
+//! menu and link spells them alike; `file` holds the file's flat object, `form` the flat
+//! shapes of the tagged kinds.
 //! It holds no behaviour: `world` gives these words meaning. Every field name carries its
 //! unit last (`ttl_ms`, `pause_ms`).
 
 use serde::{Deserialize, Serialize};
 
 mod fact_form;
+mod fault;
+mod file;
 mod form;
 
 pub use fact_form::FactKind;
+pub use fault::{CrashKind, Fault, NamedFault};
+pub use file::ScenarioFile;
 #[doc(hidden)]
 pub use form::read_word;
 pub use form::{FaultKind, StepKind};
 
-/// The whole input of one run: same scenario, same trace.
-#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
+/// A lesson around a setup: what the learner reads (title, narration, prompts, the
+/// promised outcome and the facts they state) and the [`Setup`] the model runs. The
+/// catalogue and the builder hold scenarios; the simulator is given only their setup.
+///
+/// Read through its file form ([`ScenarioFile`], then [`Scenario::from_file`]), which
+/// resolves the names its faults give; written as that form.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+#[serde(into = "ScenarioFile")]
 pub struct Scenario {
     /// The file format version; this build reads 1.
     pub format: u32,
     pub id: ScenarioId,
     pub title: String,
-    #[serde(default)]
     pub chapter: String,
-    #[serde(default)]
     pub summary: String,
-    #[serde(default)]
     pub goal: String,
+    /// What the model runs.
+    pub setup: Setup,
+    /// What the learner reads at each step that matters.
+    pub narration: Vec<Narration>,
+    /// The outcome the scenario is written to show; a native test runs it and compares.
+    pub expect: Option<Expected>,
+    /// Prediction questions: playback stops at each and asks the learner.
+    pub prompts: Vec<Prompt>,
+    /// The facts the title, summary and goal state about the run (checked against the
+    /// trace by a native test).
+    pub claims: Vec<Fact>,
+}
+
+/// The whole input of one run: the cluster, the token source, the order row, the workers'
+/// programs and the planned faults. Same setup, same trace.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Setup {
     /// Drives every random draw of the run (lock values, idempotency keys, UUID tokens,
     /// jitter); the same seed replays the same trace.
     pub seed: u64,
     /// The run stops at this virtual time even if workers or watchdogs remain.
     pub until_ms: u64,
     pub redis: RedisSetup,
-    #[serde(default)]
     pub tokens: TokenSource,
     pub sql: SqlSetup,
-    #[serde(default)]
     pub gateway: GatewaySetup,
     /// The dead-letter queue's monitor: alert when the share of fenced-off writes crosses
     /// a threshold (none: dead letters are only queued).
     pub alert: Option<AlertRule>,
     pub workers: Vec<WorkerSetup>,
-    #[serde(default)]
     pub faults: Vec<Fault>,
-    /// What the learner reads at each step that matters (the model ignores it).
-    #[serde(default)]
-    pub narration: Vec<Narration>,
-    /// The outcome the scenario is written to show; a native test runs it and compares.
-    pub expect: Option<Expected>,
-    /// Prediction questions: playback stops at each and asks the learner (ignored by the
-    /// model).
-    #[serde(default)]
-    pub prompts: Vec<Prompt>,
-    /// The facts the title, summary and goal state about the run (checked against the
-    /// trace by a native test, ignored by the model).
-    #[serde(default)]
-    pub claims: Vec<Fact>,
 }
 
 /// "What happens next?": asked when the cursor reaches `at`.
@@ -511,77 +521,6 @@ pub enum ReleaseHow {
     Script,
     /// A bare `DEL` (deletes whoever's lock is there).
     BareDel,
-}
-
-/// Something that happens to a worker, a node or the network at a planned time.
-#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
-#[serde(try_from = "form::FaultForm", into = "form::FaultForm")]
-pub enum Fault {
-    /// A stop-the-world pause (GC, VM migration, SIGSTOP): the watchdog stops too.
-    Pause { worker: String, at_ms: u64, pause_ms: u64 },
-    /// The main thread hangs; the watchdog thread keeps running.
-    Hang { worker: String, at_ms: u64, hang_ms: u64 },
-    /// The worker process dies.
-    Crash { worker: String, at_ms: u64 },
-    /// The reply to the worker's request at `step` (0-based), attempt `attempt`, is lost
-    /// after the server applied it.
-    LoseReply { worker: String, step: usize, attempt: u32 },
-    /// Requests the worker sends in `[at_ms, at_ms + window_ms)` take `delay_ms` to arrive.
-    Delay { worker: String, at_ms: u64, window_ms: u64, delay_ms: u64 },
-    /// The node stops. `power` loses what was not fsynced; `process` loses only what was
-    /// never written to the OS.
-    CrashNode {
-        node: String,
-        at_ms: u64,
-        kind: CrashKind,
-        /// Restart this long after the crash; none means it stays down.
-        restart_after_ms: Option<u64>,
-    },
-    /// The node's wall clock jumps (an NTP step or an operator).
-    ClockJump { node: String, at_ms: u64, jump_ms: i64 },
-    /// The worker cannot reach the node for a while.
-    Partition { worker: String, node: String, at_ms: u64, partition_ms: u64 },
-    /// An operator overwrites the counter key with a value (e.g. not an integer).
-    SetCounter { at_ms: u64, value: String },
-}
-
-impl Fault {
-    /// The worker the fault acts on, if it acts on one.
-    pub fn worker(&self) -> Option<&str> {
-        match self {
-            Fault::Pause { worker, .. }
-            | Fault::Hang { worker, .. }
-            | Fault::Crash { worker, .. }
-            | Fault::LoseReply { worker, .. }
-            | Fault::Delay { worker, .. }
-            | Fault::Partition { worker, .. } => Some(worker),
-            Fault::CrashNode { .. } | Fault::ClockJump { .. } | Fault::SetCounter { .. } => None,
-        }
-    }
-
-    /// Follows a worker's rename (the sandbox renames workers and their faults together).
-    pub fn rename_worker(&mut self, old: &str, new: &str) {
-        match self {
-            Fault::Pause { worker, .. }
-            | Fault::Hang { worker, .. }
-            | Fault::Crash { worker, .. }
-            | Fault::LoseReply { worker, .. }
-            | Fault::Delay { worker, .. }
-            | Fault::Partition { worker, .. } => {
-                if worker == old {
-                    new.clone_into(worker);
-                }
-            }
-            Fault::CrashNode { .. } | Fault::ClockJump { .. } | Fault::SetCounter { .. } => {}
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
-pub enum CrashKind {
-    #[default]
-    Process,
-    Power,
 }
 
 /// A scenario's id: lower-case words joined by `-`, at most 64 bytes. An id names a

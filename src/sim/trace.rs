@@ -8,13 +8,13 @@ use crate::sim::id::WorkerId;
 use crate::sim::order::SortedMap;
 
 use crate::sim::event::{Actor, Event, EventKind};
-use crate::sim::scenario::Scenario;
+use crate::sim::scenario::Setup;
 use crate::sim::state::State;
 use crate::sim::world::Output;
 
 #[derive(Clone, Debug)]
 pub struct Trace {
-    scenario: Scenario,
+    setup: Setup,
     events: Vec<Event>,
     frames: Vec<State>,
     lanes: SortedMap<Actor, Vec<u32>>,
@@ -65,13 +65,13 @@ pub struct Overlap {
 }
 
 impl Trace {
-    pub fn new(scenario: Scenario, output: Output) -> Trace {
+    pub fn new(setup: Setup, output: Output) -> Trace {
         let mut lanes: SortedMap<Actor, Vec<u32>> = SortedMap::new();
         for event in &output.events {
             lanes.get_or_insert_with(event.actor, Vec::new).push(event.id);
         }
         Trace {
-            scenario,
+            setup,
             events: output.events,
             frames: output.frames,
             lanes,
@@ -80,8 +80,8 @@ impl Trace {
         }
     }
 
-    pub fn scenario(&self) -> &Scenario {
-        &self.scenario
+    pub fn setup(&self) -> &Setup {
+        &self.setup
     }
 
     pub fn events(&self) -> &[Event] {
@@ -135,10 +135,10 @@ impl Trace {
     pub fn actor_name(&self, actor: Actor) -> String {
         match actor {
             Actor::Worker(w) => {
-                self.scenario.workers.get(w.index()).map_or("?".to_owned(), |s| s.name.clone())
+                self.setup.workers.get(w.index()).map_or("?".to_owned(), |s| s.name.clone())
             }
             Actor::Node(n) => {
-                self.scenario.redis.nodes.get(n.index()).map_or("?".to_owned(), |s| s.name.clone())
+                self.setup.redis.nodes.get(n.index()).map_or("?".to_owned(), |s| s.name.clone())
             }
             Actor::Tokens => "tokens".to_owned(),
             Actor::Db => "db".to_owned(),

@@ -108,7 +108,7 @@ pub fn marker_class(kind: &EventKind) -> MarkerClass {
 }
 
 pub fn build(trace: &Trace) -> Layout {
-    let scenario = trace.scenario();
+    let scenario = trace.setup();
     let end_ms = trace.end_ms().max(1);
     let mut lanes: Vec<Lane> = Vec::new();
     let lane = |actor: Actor| Lane {
@@ -315,10 +315,10 @@ pub fn span_begun(trace: &Trace, actor: Actor, span: &Span, cursor: usize) -> bo
         return span.from_ms < at(cursor);
     }
     let state = trace.state_at(cursor);
-    let lock_key = &trace.scenario().redis.lock_key;
+    let lock_key = &trace.setup().redis.lock_key;
     match (&span.kind, actor) {
         (SpanKind::Fence { value }, _) => {
-            *value == token_text(trace.scenario().tokens, state.order.last_fence)
+            *value == token_text(trace.setup().tokens, state.order.last_fence)
         }
         (SpanKind::Lock { holder, .. }, Actor::Node(n)) => {
             state.nodes[n.index()].keyspace.raw(lock_key).is_some_and(|e| e.value == *holder)
@@ -343,7 +343,7 @@ pub fn span_begun(trace: &Trace, actor: Actor, span: &Span, cursor: usize) -> bo
 
 /// The row's `last_fence` over time: one span per value it held.
 fn fence_steps(trace: &Trace, end_ms: u64) -> Vec<Span> {
-    let source = trace.scenario().tokens;
+    let source = trace.setup().tokens;
     let mut steps: Vec<Span> = Vec::new();
     let mut last = None;
     for cursor in 0..=trace.len() {
@@ -397,7 +397,7 @@ mod tests {
 
     #[test]
     fn gc_pause_lanes_show_pause_belief_and_lock_lifetimes() {
-        let trace = sim::run(&catalogue::find("gc-pause-fenced").unwrap());
+        let trace = sim::run(&catalogue::find("gc-pause-fenced").unwrap().setup);
         let layout = build(&trace);
         let labels: Vec<&str> = layout.lanes.iter().map(|l| l.label.as_str()).collect();
         assert_eq!(labels, ["A", "B", "redis", "db", "checker"]);
@@ -450,7 +450,7 @@ mod tests {
 
     #[test]
     fn replication_arrows_carry_the_lag_and_downtime_is_a_span() {
-        let trace = sim::run(&catalogue::find("failover-wait").unwrap());
+        let trace = sim::run(&catalogue::find("failover-wait").unwrap().setup);
         let layout = build(&trace);
         let replication = layout
             .arrows

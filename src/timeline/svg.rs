@@ -103,7 +103,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         view.future == Future::Shown || super::span_begun(trace, actor, span, view.cursor)
     };
     let now_actor = view.cursor.checked_sub(1).map(|i| trace.events()[i].actor);
-    let scenario = trace.scenario();
+    let scenario = trace.setup();
     let holder = |name: &str| {
         let i = scenario.workers.iter().position(|w| w.name == name).unwrap_or(0) % 6;
         HOLDERS[i]
@@ -330,7 +330,7 @@ mod tests {
     use crate::sim;
 
     fn drawing(id: &str, view: impl Fn(&sim::Trace) -> View) -> String {
-        let trace = sim::run(&catalogue::find(id).expect("built-in"));
+        let trace = sim::run(&catalogue::find(id).expect("built-in").setup);
         let layout = super::super::build(&trace);
         render(&trace, &layout, &view(&trace)).into_string()
     }

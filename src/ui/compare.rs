@@ -26,7 +26,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
             .into_iter()
             .map(|p| {
                 let (fork, changes) = p.apply(scenario);
-                (p, changes, TraceRef::new(sim::run(&fork)))
+                (p, changes, TraceRef::new(sim::run(&fork.setup)))
             })
             .collect::<Vec<_>>()
     });
@@ -70,7 +70,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
                 <h2>{ m.lab(protection.heading_key()) }</h2>
                 <p class="changes" data-testid="changes">{ changed }</p>
                 <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ crate::ui::player::verdict_text(&m, trace) }</p>
-                <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} />
+                <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} title={m.lab(protection.heading_key())} />
             </section>
         }
     });

@@ -25,7 +25,7 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
     let scenario: &Scenario = &props.scenario;
     let trace = {
         let (whatif, scenario) = (props.link.whatif.clone(), props.scenario.clone());
-        use_memo((), move |_| TraceRef::new(crate::sim::run(&whatif.apply(&scenario))))
+        use_memo((), move |_| TraceRef::new(crate::sim::run(&whatif.apply(&scenario).setup)))
     };
     let trace: TraceRef = (*trace).clone();
     let id = &scenario.id;
@@ -58,7 +58,7 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
         Link { view: crate::route::View::Scenario { id: id.clone() }, ..props.link.clone() }
             .to_hash()
     );
-    let moments: Vec<(usize, usize)> = crate::catalogue::narration::resolve(&trace)
+    let moments: Vec<(usize, usize)> = crate::catalogue::narration::resolve(&trace, scenario)
         .into_iter()
         .filter_map(|(i, event)| Some((i, event?)))
         .collect();
@@ -85,7 +85,7 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
                     <section class="moment" data-testid="handout-moment">
                         { predict(before, event) }
                         <h2>{ m.labf("handout.moment", &[("n", &(n + 1).to_string()), ("at", &m.secs(at))]) }</h2>
-                        <Swimlanes trace={trace.clone()} cursor={event + 1} time_ms={at} on_action={noop.clone()} future={Future::Hidden} title={Some(title.clone())} />
+                        <Swimlanes trace={trace.clone()} cursor={event + 1} time_ms={at} on_action={noop.clone()} future={Future::Hidden} title={title.clone()} />
                         <p class="story" data-testid="handout-story">{ text }</p>
                     </section>
                 }

@@ -268,7 +268,7 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
     };
     // "Show me": the scenario at the moment its event happens.
     let show_href = lesson.and_then(Result::ok).map(|scenario| {
-        let trace = crate::sim::run(&scenario);
+        let trace = crate::sim::run(&scenario.setup);
         let t_ms = crate::catalogue::narration::anchor_event(&trace, &q.show.at)
             .map(|i| trace.events()[i].at_ms);
         Link {

@@ -23,14 +23,14 @@ fn apply_rewrites_every_affected_step() {
         ..WhatIf::default()
     };
     let forked = whatif.apply(&scenario);
-    let a = &forked.workers[0].program;
+    let a = &forked.setup.workers[0].program;
     assert!(matches!(a[0], Step::Acquire { ttl_ms: 45_000, .. }));
     assert!(matches!(a[1], Step::WaitReplicas { timeout_ms: 100, .. }), "{a:?}");
     assert!(matches!(a[2], Step::Watchdog { interval_ms: Some(5_000), .. }), "{a:?}");
-    assert_eq!(forked.sql.guard, Guard::Le);
+    assert_eq!(forked.setup.sql.guard, Guard::Le);
     let off = WhatIf { watchdog: Some(Toggle::Off), wait: Some(Toggle::Off), ..WhatIf::default() }
         .apply(&forked);
-    assert_eq!(off.workers[0].program.len(), scenario.workers[0].program.len());
+    assert_eq!(off.setup.workers[0].program.len(), scenario.setup.workers[0].program.len());
     assert_eq!(WhatIf::default().apply(&scenario), scenario);
 }
 
@@ -72,7 +72,7 @@ fn a_fence_guard_makes_unfenced_writes_carry_their_token() {
     // a guard that unfenced writes ignore would teach the opposite.
     let scenario = catalogue::find("stale-writer-idempotency-only").unwrap();
     let forked = WhatIf { guard: Some(Guard::Lt), ..WhatIf::default() }.apply(&scenario);
-    let trace = crate::sim::run(&forked);
+    let trace = crate::sim::run(&forked.setup);
     let summary = trace.summary();
     assert!(summary.violations.iter().all(|v| v.name != "no-stale-accept"), "{summary:?}");
     assert!(summary.writes.iter().any(|w| w.rows == 0), "{summary:?}");

@@ -233,7 +233,7 @@ fn the_scenario_loader_and_the_simulator_never_panic() {
         |text| match load::parse_scenario(text) {
             Ok(scenario) => {
                 // Whatever the loader accepts must simulate within its limits.
-                let trace = sim::run(&scenario);
+                let trace = sim::run(&scenario.setup);
                 let _ = sim::render::render(&trace);
                 simulated.set(simulated.get() + 1);
             }
@@ -242,7 +242,8 @@ fn the_scenario_loader_and_the_simulator_never_panic() {
                 // itself is at fault (syntax, types, words, members, the version); only the
                 // checks after reading (names, limits) point at a path alone.
                 assert!(error.path.starts_with('$') && !error.message.is_empty(), "{error}");
-                if codec::read_scenario(text).is_err() || error.path == "$.format" {
+                let shape = codec::from_json::<sim::scenario::ScenarioFile>(text, "$");
+                if shape.is_err() || error.path == "$.format" {
                     assert!(error.line > 0, "no position: {error}");
                 }
             }
@@ -281,7 +282,7 @@ fn damaged_baked_lessons_are_refused_without_panic() {
             let bytes: Vec<u8> = text.chars().map(|c| c as u8).collect();
             match codec::read_lesson(&bytes) {
                 // A flipped byte may still spell a valid lesson: it must run like one.
-                Ok(scenario) => drop(sim::run(&scenario)),
+                Ok(scenario) => drop(sim::run(&scenario.setup)),
                 Err(error) => {
                     assert!(!error.message.is_empty());
                     refused.set(refused.get() + 1);

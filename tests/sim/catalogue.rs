@@ -12,7 +12,7 @@ fn every_builtin_parses_and_runs() {
         assert_eq!(&scenario.id, id, "file name and id differ");
         assert_eq!(catalogue::find(id).as_ref(), Some(&scenario), "find parses the same file");
         assert_eq!(scenario.format, 1);
-        let trace = sim::run(&scenario);
+        let trace = sim::run(&scenario.setup);
         assert!(!trace.is_empty(), "{id} produced no events");
         assert!(!trace.truncated(), "{id} hit the event limit");
     }
@@ -60,7 +60,7 @@ fn every_builtin_shows_its_promised_outcome() {
     for scenario in catalogue::all() {
         let id = &scenario.id;
         let expect = scenario.expect.clone().unwrap_or_else(|| panic!("{id} states no outcome"));
-        let trace = sim::run(&scenario);
+        let trace = sim::run(&scenario.setup);
         let summary = trace.summary();
         let names =
             |v: &[sim::trace::Finding]| v.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
@@ -98,9 +98,9 @@ fn narration_is_anchored_and_covers_every_step_that_matters() {
     // grant must be narrated at that event or at another event of the same instant.
     for scenario in catalogue::all() {
         let id = &scenario.id;
-        let trace = sim::run(&scenario);
+        let trace = sim::run(&scenario.setup);
         assert!(scenario.narration.len() >= 3, "{id} has too little narration");
-        let resolved = narration::resolve(&trace);
+        let resolved = narration::resolve(&trace, &scenario);
         let mut narrated_times = Vec::new();
         for (i, event) in &resolved {
             let event = event.unwrap_or_else(|| {
@@ -184,12 +184,12 @@ fn a_written_file_leaves_out_what_is_not_set() {
     let scenario = catalogue::find("gc-pause-fenced").expect("built-in");
     let pretty = catalogue::codec::write_scenario(&scenario).pretty();
     assert!(!pretty.contains("null"), "{pretty}");
-    let step = catalogue::codec::step_text(&scenario.workers[0].program[0]);
+    let step = catalogue::codec::step_text(&scenario.setup.workers[0].program[0]);
     assert_eq!(
         step,
         r#"{"do":"acquire","how":"script","ttl_ms":30000,"retry_every_ms":1000,"attempts":1}"#
     );
-    let fault = catalogue::codec::fault_text(&scenario.faults[0]);
+    let fault = catalogue::codec::fault_text(&scenario.setup, &scenario.setup.faults[0]);
     assert!(fault.starts_with(r#"{"fault":"pause","worker":"A""#), "{fault}");
 }
 
@@ -236,29 +236,20 @@ fn the_benchmark_workload_is_gc_pause_fenced_without_the_pause() {
     // it must stay the lesson's setup with only A, no pause and no local work, so the
     // benchmark's figures compare across versions.
     let mut lesson = catalogue::find("gc-pause-fenced").expect("built-in");
-    let round: Vec<_> = lesson.workers[0]
+    let round: Vec<_> = lesson.setup.workers[0]
         .program
         .iter()
         .filter(|s| !matches!(s, fencing_playground::sim::scenario::Step::Compute { .. }))
         .cloned()
         .collect();
-    lesson.workers.truncate(1);
-    lesson.workers[0].program = round.iter().cycle().take(round.len() * 3).cloned().collect();
-    lesson.faults.clear();
+    lesson.setup.workers.truncate(1);
+    lesson.setup.workers[0].program = round.iter().cycle().take(round.len() * 3).cloned().collect();
+    lesson.setup.faults.clear();
     let workload = fencing_playground::workload::handoff_workload(3);
-    let setup = |s: &fencing_playground::sim::Scenario| {
-        (
-            s.seed,
-            s.redis.clone(),
-            s.tokens,
-            s.sql.clone(),
-            s.gateway,
-            s.alert,
-            s.workers.clone(),
-            s.faults.clone(),
-        )
-    };
-    assert_eq!(setup(&workload), setup(&lesson));
+    // The whole setup but the end time (the workload runs until its workers are done).
+    let mut lesson = lesson.setup;
+    lesson.until_ms = workload.until_ms;
+    assert_eq!(workload, lesson);
     let trace = fencing_playground::sim::run(&workload);
     assert_eq!(fencing_playground::workload::grants(&trace), 3);
 }

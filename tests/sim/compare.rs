@@ -12,7 +12,7 @@ fn stale_accepts(trace: &sim::Trace) -> usize {
 fn wherever_no_protection_accepts_a_stale_write_fencing_rejects_it() {
     let mut shown = 0;
     for scenario in catalogue::all() {
-        let run = |p: Protection| sim::run_events_only(&p.apply(&scenario).0);
+        let run = |p: Protection| sim::run_events_only(&p.apply(&scenario).0.setup);
         let none = run(Protection::None);
         for p in [Protection::Fencing, Protection::Both] {
             let fenced = run(p);
@@ -40,10 +40,10 @@ fn wherever_no_protection_accepts_a_stale_write_fencing_rejects_it() {
 #[test]
 fn an_idempotency_key_alone_does_not_stop_the_stale_write() {
     let scenario = catalogue::find("stale-writer-idempotency-only").expect("built-in");
-    let trace = sim::run(&Protection::IdempotencyKey.apply(&scenario).0);
+    let trace = sim::run(&Protection::IdempotencyKey.apply(&scenario).0.setup);
     assert_eq!(stale_accepts(&trace), 1);
     assert_eq!(trace.summary().charges, 1, "the key still deduplicates the payment");
-    let fenced = sim::run(&Protection::Both.apply(&scenario).0);
+    let fenced = sim::run(&Protection::Both.apply(&scenario).0.setup);
     assert_eq!(stale_accepts(&fenced), 0);
     assert_eq!(fenced.summary().charges, 1);
 }
@@ -66,6 +66,9 @@ fn print_variants() {
     let scenario = catalogue::find(&id).expect("COMPARE_ID names a built-in");
     for p in Protection::ALL {
         let (fork, changes) = p.apply(&scenario);
-        println!("== {p:?} {changes:?}\n{}", sim::render::render(&sim::run_events_only(&fork)));
+        println!(
+            "== {p:?} {changes:?}\n{}",
+            sim::render::render(&sim::run_events_only(&fork.setup))
+        );
     }
 }

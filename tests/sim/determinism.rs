@@ -12,19 +12,24 @@ use crate::support::builtin;
 #[test]
 fn same_scenario_and_seed_give_the_same_trace() {
     for scenario in catalogue::all() {
-        let first = sim::run(&scenario);
-        let second = sim::run(&scenario);
+        let first = sim::run(&scenario.setup);
+        let second = sim::run(&scenario.setup);
         assert_eq!(first.events(), second.events(), "{} is not deterministic", scenario.id);
         assert_eq!(sim::render::render(&first), sim::render::render(&second));
         // The events-only mode used for many trials produces the same events.
-        assert_eq!(sim::run_events_only(&scenario).events(), first.events(), "{}", scenario.id);
+        assert_eq!(
+            sim::run_events_only(&scenario.setup).events(),
+            first.events(),
+            "{}",
+            scenario.id
+        );
         assert_same_facts(&scenario, &first);
     }
 }
 
 /// The facts mode (many trials) differs from a full run only by the missing prose.
 fn assert_same_facts(scenario: &Scenario, full: &sim::Trace) {
-    let facts = sim::run_facts(scenario);
+    let facts = sim::run_facts(&scenario.setup);
     assert_eq!(facts.len(), full.len(), "{}: event count", scenario.id);
     for (bare, event) in facts.events().iter().zip(full.events()) {
         let without_text = sim::Event {
@@ -52,7 +57,7 @@ fn facts_mode_keeps_every_fact_of_random_schedules() {
     for seed in seeds(200) {
         for guard in [Guard::Lt, Guard::None] {
             let scenario = random_schedule(seed, guard);
-            assert_same_facts(&scenario, &sim::run_events_only(&scenario));
+            assert_same_facts(&scenario, &sim::run_events_only(&scenario.setup));
         }
     }
 }
@@ -61,7 +66,7 @@ fn facts_mode_keeps_every_fact_of_random_schedules() {
 fn golden_digest_pins_the_gc_pause_trace() {
     // If this changes, the trace changed: check the new rendering, then update the literal
     // here and in the browser test `tests/ui/determinism.rs` (which proves wasm agrees).
-    let trace = sim::run(&builtin("gc-pause-fenced"));
+    let trace = sim::run(&builtin("gc-pause-fenced").setup);
     assert_eq!(format!("{:016x}", trace.digest()), GOLDEN_GC_PAUSE_FENCED);
 }
 
@@ -73,14 +78,14 @@ fn random_schedule(seed: u64, guard: Guard) -> Scenario {
     let mut prng = Prng::new(seed);
     let mut scenario = builtin("gc-pause-fenced");
     scenario.id = ScenarioId::parse(&format!("random-{seed}")).expect("a valid id");
-    scenario.seed = seed;
-    scenario.until_ms = 300_000;
-    scenario.sql.guard = guard;
-    scenario.redis.fence_start = i64::try_from(prng.below(100)).unwrap_or(0);
+    scenario.setup.seed = seed;
+    scenario.setup.until_ms = 300_000;
+    scenario.setup.sql.guard = guard;
+    scenario.setup.redis.fence_start = i64::try_from(prng.below(100)).unwrap_or(0);
     let n_workers = 2 + prng.below(3);
-    scenario.workers = (0..n_workers)
+    scenario.setup.workers = (0..n_workers)
         .map(|i| {
-            let mut worker = scenario.workers[0].clone();
+            let mut worker = scenario.setup.workers[0].clone();
             worker.name = char::from(b'A' + u8::try_from(i).unwrap_or(0)).to_string();
             worker.start_ms = prng.below(20_000);
             worker.program = vec![
@@ -104,14 +109,14 @@ fn random_schedule(seed: u64, guard: Guard) -> Scenario {
         })
         .collect();
     let mut faults = Vec::new();
-    for worker in &scenario.workers {
+    for w in 0..scenario.setup.workers.len() {
         // Two workers in three pause; a draw per worker keeps the schedule stable.
         if prng.chance(2, 3) {
             let (at_ms, pause_ms) = (prng.below(40_000), prng.below(40_000));
-            faults.push(Fault::Pause { worker: worker.name.clone(), at_ms, pause_ms });
+            faults.push(Fault::Pause { worker: sim::WorkerId::at(w), at_ms, pause_ms });
         }
     }
-    scenario.faults = faults;
+    scenario.setup.faults = faults;
     scenario
 }
 
@@ -128,7 +133,7 @@ fn seeds(n: u64) -> Vec<u64> {
 fn fenced_off_without_violations(schedule: impl Fn(u64) -> Scenario) -> usize {
     let mut fenced_off = 0;
     for seed in seeds(1_000) {
-        let trace = sim::run_events_only(&schedule(seed));
+        let trace = sim::run_events_only(&schedule(seed).setup);
         let summary = trace.summary();
         assert!(
             summary.violations.is_empty(),
@@ -144,7 +149,7 @@ fn fenced_off_without_violations(schedule: impl Fn(u64) -> Scenario) -> usize {
 /// The first seed whose schedule violates `property`, if any.
 fn first_seed_violating(property: &str, schedule: impl Fn(u64) -> Scenario) -> Option<u64> {
     seeds(1_000).into_iter().find(|&seed| {
-        let trace = sim::run_events_only(&schedule(seed));
+        let trace = sim::run_events_only(&schedule(seed).setup);
         trace.summary().violations.iter().any(|v| v.name == property)
     })
 }
@@ -171,19 +176,21 @@ fn without_the_fence_the_search_finds_a_stale_write() {
 /// lock and a token drawn apart), as well as anywhere else.
 fn seam_schedule(seed: u64, source: TokenSource) -> Scenario {
     let mut scenario = random_schedule(seed, Guard::Lt);
-    scenario.tokens = source;
+    scenario.setup.tokens = source;
     let mut prng = Prng::new(seed ^ 0x5ea3);
-    scenario.faults = scenario
+    scenario.setup.faults = scenario
+        .setup
         .workers
         .iter()
-        .map(|worker| {
+        .enumerate()
+        .map(|(w, worker)| {
             let at_ms = match prng.below(3) {
                 // A retry's send time (attempts are 500 ms apart), or 1 ms after it.
                 0 => worker.start_ms + 500 * prng.below(40) + prng.below(2),
                 1 => worker.start_ms + prng.below(2),
                 _ => prng.below(40_000),
             };
-            Fault::Pause { worker: worker.name.clone(), at_ms, pause_ms: prng.below(40_000) }
+            Fault::Pause { worker: sim::WorkerId::at(w), at_ms, pause_ms: prng.below(40_000) }
         })
         .collect();
     scenario
@@ -212,7 +219,9 @@ fn a_token_drawn_apart_from_the_lock_breaks_grant_order_under_the_same_pauses() 
 pub(crate) fn all_exports_digest() -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for scenario in catalogue::all() {
-        for byte in fencing_playground::export::trace_json(&sim::run(&scenario)).bytes() {
+        for byte in
+            fencing_playground::export::trace_json(&sim::run(&scenario.setup), &scenario.id).bytes()
+        {
             hash ^= u64::from(byte);
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }

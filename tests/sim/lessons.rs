@@ -11,8 +11,8 @@ use crate::support::flip;
 fn every_declared_fact_of_every_builtin_holds_in_its_run() {
     let mut problems = Vec::new();
     for scenario in catalogue::all() {
-        let trace = sim::run(&scenario);
-        for (place, why) in facts::broken(&trace) {
+        let trace = sim::run(&scenario.setup);
+        for (place, why) in facts::broken(&trace, &scenario) {
             problems.push(format!("{} {place}: {why}", scenario.id));
         }
     }
@@ -23,7 +23,7 @@ fn every_declared_fact_of_every_builtin_holds_in_its_run() {
 fn every_paragraph_prompt_and_summary_declares_what_it_rests_on() {
     let mut problems = Vec::new();
     for scenario in catalogue::all() {
-        let trace = sim::run(&scenario);
+        let trace = sim::run(&scenario.setup);
         let mut need = |place: String, text: &str, declared: &[sim::scenario::Fact]| {
             if declared.is_empty() {
                 problems.push(format!("{} {place}: no facts declared", scenario.id));
@@ -52,7 +52,7 @@ fn a_changed_fact_or_sentence_is_caught() {
     // The checks must bite: every declared fact, flipped, breaks; a token the text names
     // without a fact behind it is reported.
     for scenario in catalogue::all() {
-        let trace = sim::run(&scenario);
+        let trace = sim::run(&scenario.setup);
         for (i, n) in scenario.narration.iter().enumerate() {
             for fact in &n.facts {
                 let flipped = flip(fact.clone());
@@ -64,8 +64,9 @@ fn a_changed_fact_or_sentence_is_caught() {
             }
         }
     }
-    let trace = sim::run(&catalogue::find("gc-pause-fenced").expect("built-in"));
-    let n = &trace.scenario().narration[7];
+    let lesson = catalogue::find("gc-pause-fenced").expect("built-in");
+    let trace = sim::run(&lesson.setup);
+    let n = &lesson.narration[7];
     let changed = n.text.replace("last_fence is 34", "last_fence is 35");
     assert!(!facts::undeclared(&changed, &n.facts, &trace).is_empty() || changed == n.text);
 }

@@ -135,7 +135,7 @@ fn failover_hands_out_token_50_twice_and_strict_lt_accepts_only_the_first() {
 
 #[test]
 fn failover_duplicate_token_under_le_accepts_both_and_names_the_duplicate() {
-    let trace = sim::run(&builtin("failover-duplicate-token-lte"));
+    let trace = sim::run(&builtin("failover-duplicate-token-lte").setup);
     let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows).collect();
     assert_eq!(rows, vec![1, 1]);
     assert_eq!(violations(&trace), vec!["token-unique", "one-writer-per-token"]);
@@ -179,12 +179,12 @@ fn non_atomic_acquire_lets_the_stale_holder_draw_the_higher_token() {
 fn the_atomic_script_prevents_the_non_atomic_inversion() {
     // Same schedule, both workers using the one-step script: token order follows grants.
     let mut scenario = builtin("non-atomic-acquire");
-    for worker in &mut scenario.workers {
+    for worker in &mut scenario.setup.workers {
         if let Some(Step::Acquire { how, .. }) = worker.program.first_mut() {
             *how = AcquireHow::Script;
         }
     }
-    let trace = sim::run(&scenario);
+    let trace = sim::run(&scenario.setup);
     let summary = trace.summary();
     let grants: Vec<(String, Option<i64>)> =
         summary.grants.iter().map(|g| (g.worker.clone(), g.token)).collect();
@@ -202,9 +202,12 @@ fn the_atomic_script_prevents_the_non_atomic_inversion() {
 fn pause_shorter_than_the_ttl_leaves_nothing_to_fence() {
     // A what-if: a 20 s pause fits in the 30 s lease, so B waits and both writes land in order.
     let mut scenario = builtin("gc-pause-fenced");
-    scenario.faults =
-        vec![sim::scenario::Fault::Pause { worker: "A".into(), at_ms: 1_000, pause_ms: 20_000 }];
-    let trace = sim::run(&scenario);
+    scenario.setup.faults = vec![sim::scenario::Fault::Pause {
+        worker: sim::WorkerId(0),
+        at_ms: 1_000,
+        pause_ms: 20_000,
+    }];
+    let trace = sim::run(&scenario.setup);
     assert!(trace.events().iter().all(|e| e.kind.tag() != "write-rejected"));
     // Both writes went through the fence and landed in token order: what the run shows, not
     // what the scenario asked for.
@@ -229,8 +232,8 @@ fn a_postgres_sequence_keeps_counting_across_the_redis_failover() {
     // token 50 twice, the sequence goes on to 51 (drawn apart from the lock, which has its
     // own trap: see separate-token-draw).
     let mut scenario = builtin("failover-duplicate-token");
-    scenario.tokens = sim::scenario::TokenSource::PgSequence;
-    let trace = sim::run(&scenario);
+    scenario.setup.tokens = sim::scenario::TokenSource::PgSequence;
+    let trace = sim::run(&scenario.setup);
     let tokens: Vec<Option<i64>> = trace.summary().grants.iter().map(|g| g.token).collect();
     assert_eq!(tokens, vec![Some(50), Some(51)]);
     assert!(trace.events().iter().any(|e| e.command.contains("nextval")));
@@ -241,16 +244,16 @@ fn a_postgres_sequence_keeps_counting_across_the_redis_failover() {
 fn a_replica_hides_an_expired_lock_but_keeps_it_until_the_primary_deletes_it() {
     // Replicas do not expire keys; they report them missing once their deadline passed.
     let mut scenario = builtin("failover-duplicate-token");
-    scenario.faults.clear();
-    scenario.redis.lag_ms = 5_000;
-    scenario.workers.truncate(1);
-    scenario.workers[0].program = vec![Step::Acquire {
+    scenario.setup.faults.clear();
+    scenario.setup.redis.lag_ms = 5_000;
+    scenario.setup.workers.truncate(1);
+    scenario.setup.workers[0].program = vec![Step::Acquire {
         how: AcquireHow::Script,
         ttl_ms: 1_000,
         retry_every_ms: 1_000,
         attempts: 1,
     }];
-    let trace = sim::run(&scenario);
+    let trace = sim::run(&scenario.setup);
     // With a 5 s lag the grant reaches the replica at 5 s, after the 1 s lease expired.
     let at = |t: u64| trace.state_at(trace.cursor_at_time(t)).nodes[1].clone();
     assert!(at(3_000).keyspace.raw("lock:order:42").is_none(), "not replicated before the lag");
@@ -271,7 +274,7 @@ fn every_acquisition_carries_its_own_lock_value_and_release_sends_it_back() {
     // its worker, no two acquisitions share one, and a release or renewal sends the value of
     // the acquisition it belongs to (never the bare worker name).
     for scenario in fencing_playground::catalogue::all() {
-        let trace = sim::run_events_only(&scenario);
+        let trace = sim::run_events_only(&scenario.setup);
         let mut seen: Vec<String> = Vec::new();
         for event in trace.events() {
             let words: Vec<&str> = event.command.split_whitespace().collect();
@@ -322,7 +325,7 @@ fn every_acquisition_carries_its_own_lock_value_and_release_sends_it_back() {
 fn an_event_frame_shows_its_own_consequences() {
     // The inspector reads the frame after each event: at a grant the new holder already
     // holds its lease and token, at a release the worker no longer believes it holds it.
-    let trace = sim::run(&builtin("gc-pause-fenced"));
+    let trace = sim::run(&builtin("gc-pause-fenced").setup);
     let index = |tag: &str, actor: &str| {
         trace
             .events()
@@ -340,7 +343,7 @@ fn an_event_frame_shows_its_own_consequences() {
 
 /// The alert checks of a run: (time, tag, reply).
 fn alert_checks(scenario: &fencing_playground::sim::Scenario) -> Vec<(u64, &'static str, String)> {
-    sim::run(scenario)
+    sim::run(&scenario.setup)
         .events()
         .iter()
         .filter(|e| matches!(e.kind, EventKind::Alert { .. }))
@@ -367,14 +370,15 @@ fn dlq_alert_fires_on_the_windowed_share_of_fenced_off_writes() {
     assert_eq!(checks.last().map(|c| (c.0, c.1)), Some((20_000, "alert-fired")));
     // The window is what fires it: over 30 s, A's early success still counts (2 of 5).
     let mut longer = scenario.clone();
-    longer.alert = longer.alert.map(|rule| sim::scenario::AlertRule { window_ms: 30_000, ..rule });
+    longer.setup.alert =
+        longer.setup.alert.map(|rule| sim::scenario::AlertRule { window_ms: 30_000, ..rule });
     let last = alert_checks(&longer).pop().map(|c| c.2);
     assert_eq!(last.as_deref(), Some("2/5 = 40% < 45%: ok"));
     // Without a rule there is no monitor: the dead letters alone.
     let mut none = scenario.clone();
-    none.alert = None;
+    none.setup.alert = None;
     assert!(alert_checks(&none).is_empty());
-    let dead_letters: Vec<String> = sim::run(&none)
+    let dead_letters: Vec<String> = sim::run(&none.setup)
         .events()
         .iter()
         .filter(|e| e.kind == EventKind::SentToDlq)
@@ -394,14 +398,14 @@ fn dlq_alert_resolves_when_successes_bring_the_share_back_under() {
     // Two more jobs after the alert, each done by one worker without a stall: the share
     // in the window falls under the limit and the alert resolves.
     let mut scenario = builtin("dlq-threshold");
-    let mut extra = scenario.workers[0].clone();
+    let mut extra = scenario.setup.workers[0].clone();
     for (name, start_ms, status) in [("F", 21_000, "delivered"), ("G", 23_000, "closed")] {
         extra.name = name.to_owned();
         extra.start_ms = start_ms;
         if let Some(Step::Write { status: s, .. }) = extra.program.get_mut(2) {
             *s = status.to_owned();
         }
-        scenario.workers.push(extra.clone());
+        scenario.setup.workers.push(extra.clone());
     }
     let checks = alert_checks(&scenario);
     let tail: Vec<(&str, &str)> =

@@ -12,7 +12,7 @@ pub(crate) fn builtin(id: &str) -> Scenario {
 
 /// Runs `scenario` and compares its text rendering with `expect` (UPDATE_EXPECT=1 rewrites).
 pub(crate) fn check(scenario: &Scenario, expect: Expect) -> Trace {
-    let trace = sim::run(scenario);
+    let trace = sim::run(&scenario.setup);
     expect.assert_eq(&sim::render::render(&trace));
     trace
 }

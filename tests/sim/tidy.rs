@@ -194,6 +194,70 @@ fn the_model_has_no_file_over_800_lines_and_no_unexplained_function_over_100() {
 }
 
 #[test]
+fn the_model_is_given_a_setup_and_never_a_lesson() {
+    // The simulator takes a `Setup`; the lesson around it (title, narration, prompts, the
+    // promised outcome) stays with the `Scenario` in the catalogue. Only the scenario module,
+    // which defines both, and the crate's re-export may name `Scenario`; and no model file
+    // reads a lesson's members or looks a worker up by name.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src/sim"), &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for file in &files {
+        let name = file.strip_prefix(root).unwrap_or(file).display().to_string();
+        if name.starts_with("src/sim/scenario") || name == "src/sim/mod.rs" {
+            continue;
+        }
+        let source = std::fs::read_to_string(file).expect("readable source");
+        problems.extend(lesson_mentions(&source).into_iter().map(|m| format!("{name}: {m}")));
+    }
+    assert!(problems.is_empty(), "the model reads a lesson:\n{}", problems.join("\n"));
+}
+
+/// What in `source` (outside comments) names a lesson: the `Scenario` type, a lesson's
+/// members, or a by-name lookup of a worker.
+fn lesson_mentions(source: &str) -> Vec<String> {
+    const LESSON: &[&str] = &[".narration", ".prompts", ".claims", ".expect", ".title"];
+    let mut found = Vec::new();
+    for line in source.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        let words = code.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+        if words.into_iter().any(|w| w == "Scenario") {
+            found.push(format!("names Scenario: {}", line.trim()));
+        }
+        for member in LESSON {
+            let at = code.find(member);
+            let whole = at.is_some_and(|i| {
+                // A member, not a longer name or a method (`.expect(`).
+                !code[i + member.len()..]
+                    .starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '(')
+            });
+            if whole {
+                found.push(format!("reads {member}: {}", line.trim()));
+            }
+        }
+        if code.contains("fn worker_index(") || code.contains("fn node_index(") {
+            found.push(format!("looks a name up: {}", line.trim()));
+        }
+    }
+    found
+}
+
+#[test]
+fn the_lesson_check_sees_a_lesson_in_the_model() {
+    assert_eq!(
+        lesson_mentions("fn f(s: &Setup) {} // a Scenario in a comment"),
+        Vec::<String>::new()
+    );
+    assert_eq!(lesson_mentions("let t = &s.narration[0];").len(), 1);
+    assert_eq!(lesson_mentions("fn run(s: &Scenario) {}").len(), 1);
+    assert!(lesson_mentions("let ScenarioId = 1; let e = s.expected;").is_empty());
+    assert!(lesson_mentions("let n = text.parse().expect(\"a number\");").is_empty());
+    assert_eq!(lesson_mentions("if let Some(e) = &s.expect {").len(), 1);
+}
+
+#[test]
 fn the_length_check_sees_a_long_function_and_its_excuse() {
     let body = "    let x = 1;\n".repeat(101);
     let plain = format!("fn long() {{\n{body}}}\n");

@@ -220,7 +220,7 @@ async fn the_consoles_recall_lines_complete_words_and_say_what_they_know() {
 async fn the_players_own_update_runs_on_the_consoles_table() {
     // The statement the simulator shows for B's fenced write, run as it is.
     let trace = fencing_playground::sim::run(
-        &fencing_playground::catalogue::find("gc-pause-fenced").unwrap(),
+        &fencing_playground::catalogue::find("gc-pause-fenced").unwrap().setup,
     );
     let update = trace
         .events()
@@ -369,7 +369,7 @@ async fn a_drag_on_the_timeline_changes_the_scenario_and_undoes_as_one() {
     let after = json_text(&root);
     let start = |text: &str| -> u64 {
         let scenario = fencing_playground::catalogue::load::parse_scenario(text).unwrap();
-        scenario.workers[1].start_ms
+        scenario.setup.workers[1].start_ms
     };
     let moved = start(&after);
     assert!((9_000..=11_000).contains(&moved), "B now starts near 10 s: {moved}");

@@ -10,12 +10,13 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::catalogue::load::LoadError;
-use crate::sim::Scenario;
 use crate::sim::scenario::{
     AcquireHow, Compare, CrashKind, Fact, FaultKind, Guard, KeyStrategy, OnShort, ReleaseHow,
     RenewHow, StepKind, TokenSource, Word, WriteHow,
 };
 use crate::sim::scenario::{Fault, Step};
+use crate::sim::scenario::{NamedFault, ScenarioFile};
+use crate::sim::{Scenario, Setup};
 
 /// Reads one value of the format from JSON text; `root` names the text in errors (`$` for
 /// a whole file, `$.workers[0].program[2]` for a row typed into the sandbox).
@@ -30,9 +31,20 @@ pub fn from_json<T: DeserializeOwned>(text: &str, root: &str) -> Result<T, LoadE
     Ok(value)
 }
 
-/// Reads a whole scenario file's JSON text (its shape only; `load` checks the rest).
+/// Reads a whole scenario file's JSON text: its shape, and the names its faults give
+/// (`load` checks the rest).
 pub fn read_scenario(text: &str) -> Result<Scenario, LoadError> {
-    from_json(text, "$")
+    resolved(from_json(text, "$")?)
+}
+
+/// The scenario a file's object describes, or the fault member naming nothing.
+fn resolved(file: ScenarioFile) -> Result<Scenario, LoadError> {
+    Scenario::from_file(file).map_err(|(path, message)| LoadError {
+        path,
+        line: 0,
+        column: 0,
+        message,
+    })
 }
 
 /// A value of the format as JSON, ready to be written compact or indented.
@@ -78,9 +90,10 @@ pub fn step_text(step: &Step) -> String {
     to_json(step).compact()
 }
 
-/// One fault as compact JSON, for the sandbox's fault rows.
-pub fn fault_text(fault: &Fault) -> String {
-    to_json(fault).compact()
+/// One fault of `setup` as compact JSON, its worker and node by name, for the sandbox's
+/// fault rows.
+pub fn fault_text(setup: &Setup, fault: &Fault) -> String {
+    to_json(&fault.named(setup)).compact()
 }
 
 /// Reads one step typed into a sandbox row; `path` names the row in errors.
@@ -88,9 +101,15 @@ pub fn parse_step_text(text: &str, path: &str) -> Result<Step, LoadError> {
     from_json(text, path)
 }
 
-/// Reads one fault typed into a sandbox row.
-pub fn parse_fault_text(text: &str, path: &str) -> Result<Fault, LoadError> {
-    from_json(text, path)
+/// Reads one fault typed into a sandbox row, resolving the names it gives against `setup`.
+pub fn parse_fault_text(setup: &Setup, text: &str, path: &str) -> Result<Fault, LoadError> {
+    let named: NamedFault = from_json(text, path)?;
+    named.resolve(setup).map_err(|(member, message)| LoadError {
+        path: format!("{path}.{member}"),
+        line: 0,
+        column: 0,
+        message,
+    })
 }
 
 /// The step kinds (`do`), in the order the format documents them.
@@ -273,8 +292,9 @@ pub fn read_lesson(bytes: &[u8]) -> Result<Scenario, LoadError> {
             "this is not a lesson baked by this version of the playground; reload the page".into(),
         )
     })?;
-    let scenario: Scenario = postcard::from_bytes(body)
+    let file: ScenarioFile = postcard::from_bytes(body)
         .map_err(|e| damaged(format!("the lesson is damaged ({e}); reload the page")))?;
+    let scenario = resolved(file)?;
     crate::catalogue::load::validate(&scenario)?;
     Ok(scenario)
 }

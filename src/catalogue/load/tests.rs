@@ -132,7 +132,10 @@ fn an_alert_rule_needs_a_window_and_a_share_from_1_to_100_percent() {
         GOOD.replacen("\"workers\":", &format!("\"alert\": {rule},\n  \"workers\":"), 1)
     };
     let good = parse_scenario(&with(r#"{ "window_ms": 15000, "share_pct": 45 }"#));
-    assert_eq!(good.map(|s| s.alert.map(|r| (r.window_ms, r.share_pct))), Ok(Some((15_000, 45))));
+    assert_eq!(
+        good.map(|s| s.setup.alert.map(|r| (r.window_ms, r.share_pct))),
+        Ok(Some((15_000, 45)))
+    );
     for (rule, path) in [
         (r#"{ "window_ms": 0, "share_pct": 45 }"#, "$.alert.window_ms"),
         (r#"{ "window_ms": 15000, "share_pct": 0 }"#, "$.alert.share_pct"),

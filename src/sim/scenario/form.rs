@@ -12,7 +12,8 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Anchor, Compare, CrashKind, Fault, KeyStrategy, OnShort, Persistence, Step, Word, words,
+    Anchor, Compare, CrashKind, Fault, KeyStrategy, NamedFault, OnShort, Persistence, Step, Word,
+    words,
 };
 
 /// Reads one of `T`'s words, refusing any other with the list of words.
@@ -469,10 +470,10 @@ impl FaultForm {
     }
 }
 
-impl TryFrom<FaultForm> for Fault {
+impl TryFrom<FaultForm> for NamedFault {
     type Error = Refusal;
 
-    fn try_from(f: FaultForm) -> Result<Fault, Refusal> {
+    fn try_from(f: FaultForm) -> Result<NamedFault, Refusal> {
         let Some(kind) = f.kind else {
             return Err(format!(
                 "missing field `fault` (one of: {})",
@@ -530,8 +531,8 @@ impl TryFrom<FaultForm> for Fault {
     }
 }
 
-impl From<Fault> for FaultForm {
-    fn from(fault: Fault) -> FaultForm {
+impl From<NamedFault> for FaultForm {
+    fn from(fault: NamedFault) -> FaultForm {
         let form = |kind| FaultForm { kind: Some(kind), ..FaultForm::default() };
         match fault {
             Fault::Pause { worker, at_ms, pause_ms } => FaultForm {

@@ -5,7 +5,7 @@ use super::{Pending, World, decimal};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::{Command, Reply, command_text};
-use crate::sim::scenario::{AcquireHow, OnShort, Scenario, Step, TokenSource};
+use crate::sim::scenario::{AcquireHow, OnShort, Setup, Step, TokenSource};
 use crate::sim::script::{self, Script};
 use crate::sim::state::{Belief, Lease, lock_value};
 use crate::sim::token::token_text;
@@ -81,14 +81,14 @@ impl<'s> World<'s> {
     /// Tells the checker a token was drawn from the source; returns the previous high-water
     /// mark if the counter went backwards (a reset). Random UUIDs have no order to break.
     pub(super) fn note_draw(&mut self, token: i64) -> Option<i64> {
-        match self.scenario.tokens {
+        match self.setup.tokens {
             TokenSource::Uuid => None,
             _ => self.checker.on_draw(token),
         }
     }
 
     pub(super) fn draw_token(&mut self) -> i64 {
-        match self.scenario.tokens {
+        match self.setup.tokens {
             TokenSource::Uuid => i64::try_from(self.prng.next_u64() >> 1).unwrap_or(0),
             _ => {
                 self.state.token_counter = self.state.token_counter.saturating_add(1);
@@ -130,7 +130,7 @@ impl<'s> World<'s> {
         // The token comes with the grant, in one atomic step, from Redis' INCR inside the
         // script or from a consensus store's revision; other sources are drawn apart.
         let atomic_tokens =
-            matches!(self.scenario.tokens, TokenSource::RedisIncr | TokenSource::Consensus);
+            matches!(self.setup.tokens, TokenSource::RedisIncr | TokenSource::Consensus);
         let pending = std::mem::take(&mut self.runtime[w.index()].pending_step);
         match (how, pending) {
             (AcquireHow::Script, _) if atomic_tokens => self.acquire_script(w, &attempt),
@@ -151,17 +151,17 @@ impl<'s> World<'s> {
     /// The acquire script: `SET NX PX` and `INCR` in one atomic step.
     fn acquire_script(&mut self, w: WorkerId, attempt: &Attempt) {
         let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
-        let scenario: &'s Scenario = self.scenario;
+        let setup: &'s Setup = self.setup;
         let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let value = &*value;
-        let lock_key = scenario.redis.lock_key.as_str();
-        let fence_key = scenario.redis.fence_key.as_str();
+        let lock_key = setup.redis.lock_key.as_str();
+        let fence_key = setup.redis.fence_key.as_str();
         let mut ttl_digits = [0u8; 20];
         let ttl_text = decimal(ttl_ms, &mut ttl_digits);
         let lost = self.reply_lost(w);
         let reply =
             self.redis_script(n, Script::Acquire, &[lock_key, fence_key], &[value, ttl_text]);
-        let consensus = scenario.tokens == TokenSource::Consensus;
+        let consensus = setup.tokens == TokenSource::Consensus;
         let command = self.text(|| match consensus {
             true => format!(
                 "TXN IF create_revision({lock_key}) = 0 THEN PUT {lock_key} {value} LEASE {ttl_text}ms"
@@ -249,10 +249,10 @@ impl<'s> World<'s> {
         drawn: Option<(i64, Option<i64>)>,
     ) {
         let &Attempt { n, ttl_ms, retry_every_ms, attempts } = attempt;
-        let scenario: &'s Scenario = self.scenario;
+        let setup: &'s Setup = self.setup;
         let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let value = &*value;
-        let lock_key = scenario.redis.lock_key.as_str();
+        let lock_key = setup.redis.lock_key.as_str();
         let mut ttl_digits = [0u8; 20];
         let ttl_text = decimal(ttl_ms, &mut ttl_digits);
         let now_node = self.state.nodes[n.index()].clock_ms(self.state.now_ms);
@@ -260,7 +260,7 @@ impl<'s> World<'s> {
         let reply = self.redis_exec(n, &script::set_nx_px(lock_key, value, deadline));
         let command = self.text(|| command_text(&["SET", lock_key, value, "NX", "PX", ttl_text]));
         let draws_later = how == AcquireHow::SetThenIncr
-            || (how == AcquireHow::Script && self.scenario.tokens != TokenSource::None);
+            || (how == AcquireHow::Script && self.setup.tokens != TokenSource::None);
         if reply != Reply::Ok {
             self.emit(
                 Actor::Worker(w),
@@ -288,8 +288,8 @@ impl<'s> World<'s> {
 
     /// The token, drawn after the lock by a second request (`INCR` or another source).
     fn acquire_draw(&mut self, w: WorkerId, n: NodeId) {
-        let redis_tokens = self.scenario.tokens == TokenSource::RedisIncr;
-        let fence_key = self.scenario.redis.fence_key.as_str();
+        let redis_tokens = self.setup.tokens == TokenSource::RedisIncr;
+        let fence_key = self.setup.redis.fence_key.as_str();
         let (token, command, reply_text) = if redis_tokens {
             let reply = self.redis_exec(n, &Command::Incr { key: fence_key.to_owned() });
             let token = match reply {
@@ -303,7 +303,7 @@ impl<'s> World<'s> {
             )
         } else {
             let token = self.draw_token();
-            (Some(token), self.token_command(), token_text(self.scenario.tokens, token))
+            (Some(token), self.token_command(), token_text(self.setup.tokens, token))
         };
         let actor = if redis_tokens { Actor::Worker(w) } else { Actor::Tokens };
         let Some(token) = token else {
@@ -329,7 +329,7 @@ impl<'s> World<'s> {
 
     /// incr-then-set, first half: `INCR` before the lock is held.
     fn acquire_incr_first(&mut self, w: WorkerId, n: NodeId) {
-        let fence_key = self.scenario.redis.fence_key.as_str();
+        let fence_key = self.setup.redis.fence_key.as_str();
         let reply = self.redis_exec(n, &Command::Incr { key: fence_key.to_owned() });
         let command = self.text(|| command_text(&["INCR", fence_key]));
         let Reply::Int(token) = reply else {
@@ -356,7 +356,7 @@ impl<'s> World<'s> {
     }
 
     pub(super) fn token_command(&self) -> String {
-        match self.scenario.tokens {
+        match self.setup.tokens {
             TokenSource::PgSequence => "SELECT nextval('fence_seq')".to_owned(),
             TokenSource::Uuid => "uuid4()".to_owned(),
             TokenSource::RedisIncr | TokenSource::Consensus | TokenSource::None => String::new(),
@@ -408,7 +408,7 @@ impl<'s> World<'s> {
                 Vec::new(),
             );
             self.after_grant(w, seq, None, event);
-            if matches!(self.scenario.tokens, TokenSource::PgSequence | TokenSource::Uuid) {
+            if matches!(self.setup.tokens, TokenSource::PgSequence | TokenSource::Uuid) {
                 self.runtime[w.index()].pending_step = Pending::DrawToken;
                 return self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), false);
             }
@@ -423,7 +423,7 @@ impl<'s> World<'s> {
             );
             // Redlock unlocks every node it locked before trying again.
             let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
-            let lock = [self.scenario.redis.lock_key.clone()];
+            let lock = [self.setup.redis.lock_key.clone()];
             for n in ok_nodes {
                 self.redis_script(n, Script::Release, &lock, std::slice::from_ref(&value));
             }
@@ -434,10 +434,10 @@ impl<'s> World<'s> {
     /// Redlock: `SET NX PX` on one node; whether it said OK.
     fn redlock_node(&mut self, w: WorkerId, n: NodeId, ttl_ms: u64) -> bool {
         let now = self.state.now_ms;
-        let scenario: &'s Scenario = self.scenario;
+        let setup: &'s Setup = self.setup;
         let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let value = &*value;
-        let lock_key = scenario.redis.lock_key.as_str();
+        let lock_key = setup.redis.lock_key.as_str();
         let ttl_text = ttl_ms.to_string();
         let node_name = self.state.nodes[n.index()].name.clone();
         let command = self.text(|| {
@@ -489,7 +489,7 @@ impl<'s> World<'s> {
             }
             _ => {
                 // Predict when the wanted acknowledgements arrive; re-count them then.
-                let lag_ms = self.scenario.redis.lag_ms;
+                let lag_ms = self.setup.redis.lag_ms;
                 let mut ack_times: Vec<u64> = self
                     .replicas_of(p)
                     .iter()
@@ -504,7 +504,7 @@ impl<'s> World<'s> {
                 crate::sim::order::sort(&mut ack_times);
                 let wanted = usize::try_from(replicas.max(0)).unwrap_or(usize::MAX);
                 let limit = if timeout_ms == 0 {
-                    self.scenario.until_ms
+                    self.setup.until_ms
                 } else {
                     now.saturating_add(timeout_ms)
                 };

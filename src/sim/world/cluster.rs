@@ -161,7 +161,7 @@ impl<'s> World<'s> {
             offset: node.offset,
             effects: effects.into_vec(),
         });
-        let at_ms = self.state.now_ms.saturating_add(self.scenario.redis.lag_ms);
+        let at_ms = self.state.now_ms.saturating_add(self.setup.redis.lag_ms);
         for r in replicas {
             self.schedule(at_ms, Action::Deliver { batch, to: r });
         }
@@ -306,7 +306,7 @@ impl<'s> World<'s> {
     /// Before a change: a periodic fsync or snapshot since the last change captured the
     /// state as it was then.
     pub(super) fn persist_tick(&mut self, n: NodeId) {
-        let period_ms = match self.scenario.redis.persistence {
+        let period_ms = match self.setup.redis.persistence {
             Persistence::Rdb { every_ms } => every_ms.max(1),
             Persistence::AofEverysec => 1_000,
             Persistence::AofNo => 30_000,
@@ -324,7 +324,7 @@ impl<'s> World<'s> {
     /// After a change: what reached the OS (AOF) or the disk (`always`).
     pub(super) fn persist_after(&mut self, n: NodeId) {
         let now = self.state.now_ms;
-        let mode = self.scenario.redis.persistence;
+        let mode = self.setup.redis.persistence;
         let current = &self.state.nodes[n.index()].keyspace;
         let p = &mut self.persisted[n.index()];
         match mode {
@@ -352,12 +352,10 @@ impl<'s> World<'s> {
 
     pub(super) fn partitioned(&self, w: WorkerId, n: NodeId) -> bool {
         let now = self.state.now_ms;
-        let name = &self.names[w.index()];
-        let node = &self.state.nodes[n.index()].name;
-        self.scenario.faults.iter().any(|fault| match fault {
-            Fault::Partition { worker, node: target, at_ms, partition_ms } => {
-                worker == name
-                    && target == node
+        self.setup.faults.iter().any(|fault| match fault {
+            Fault::Partition { worker, node, at_ms, partition_ms } => {
+                *worker == w
+                    && *node == n
                     && now >= *at_ms
                     && now < at_ms.saturating_add(*partition_ms)
             }
@@ -367,10 +365,9 @@ impl<'s> World<'s> {
 
     pub(super) fn network_delay(&self, w: WorkerId) -> Option<u64> {
         let now = self.state.now_ms;
-        let name = &self.names[w.index()];
-        self.scenario.faults.iter().find_map(|fault| match fault {
+        self.setup.faults.iter().find_map(|fault| match fault {
             Fault::Delay { worker, at_ms, window_ms, delay_ms }
-                if worker == name && now >= *at_ms && now < at_ms.saturating_add(*window_ms) =>
+                if *worker == w && now >= *at_ms && now < at_ms.saturating_add(*window_ms) =>
             {
                 Some(*delay_ms)
             }
@@ -382,7 +379,7 @@ impl<'s> World<'s> {
     pub(super) fn lock_holder(&self, n: NodeId) -> Option<&str> {
         let node = &self.state.nodes[n.index()];
         node.keyspace
-            .peek(&self.scenario.redis.lock_key, node.clock_ms(self.state.now_ms))
+            .peek(&self.setup.redis.lock_key, node.clock_ms(self.state.now_ms))
             .map(|e| e.value.as_str())
     }
 }

@@ -1,10 +1,10 @@
 //! Injected faults: pauses and hangs, worker and node crashes, clock jumps, a counter
-//! overwritten by hand. It only changes state the scenario's faults name.
+//! overwritten by hand. It only changes state the setup's faults name.
 
 use super::{Action, World};
 use crate::sim::check::secs;
 use crate::sim::event::{Actor, EventKind};
-use crate::sim::id::WorkerId;
+use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::{Command, Keyspace, command_text};
 use crate::sim::scenario::{CrashKind, Fault, Persistence};
 use crate::sim::state::Activity;
@@ -18,29 +18,33 @@ enum Stall {
 
 impl<'s> World<'s> {
     pub(super) fn apply_fault(&mut self, index: usize) {
-        let fault = &self.scenario.faults[index];
+        let fault = &self.setup.faults[index];
+        // `load::validate_setup` refuses ids beyond the lists; a setup built in code without
+        // it gets its stray fault ignored rather than a panic in the page.
+        let stray = fault.worker().is_some_and(|w| w.index() >= self.state.workers.len())
+            || fault.node().is_some_and(|n| n.index() >= self.state.nodes.len());
+        if stray {
+            return;
+        }
         match fault {
             Fault::Pause { worker, pause_ms, .. } => {
-                self.stall(worker, *pause_ms, Stall::Pause);
+                self.stall(*worker, *pause_ms, Stall::Pause);
             }
-            Fault::Hang { worker, hang_ms, .. } => self.stall(worker, *hang_ms, Stall::Hang),
-            Fault::Crash { worker, .. } => self.crash_worker(worker),
+            Fault::Hang { worker, hang_ms, .. } => self.stall(*worker, *hang_ms, Stall::Hang),
+            Fault::Crash { worker, .. } => self.crash_worker(*worker),
             Fault::CrashNode { node, kind, restart_after_ms, .. } => {
-                self.crash_node(node, *kind, *restart_after_ms);
+                self.crash_node(*node, *kind, *restart_after_ms);
             }
-            Fault::ClockJump { node, jump_ms, .. } => self.jump_clock(node, *jump_ms),
+            Fault::ClockJump { node, jump_ms, .. } => self.jump_clock(*node, *jump_ms),
             Fault::SetCounter { value, .. } => self.overwrite_counter(value),
             Fault::LoseReply { .. } | Fault::Delay { .. } | Fault::Partition { .. } => {}
         }
     }
 
     /// A stop-the-world pause (the watchdog stops too) or a hang of the main thread only.
-    fn stall(&mut self, worker: &str, pause_ms: u64, stall: Stall) {
+    fn stall(&mut self, w: WorkerId, pause_ms: u64, stall: Stall) {
         let now = self.state.now_ms;
         let stop_the_world = stall == Stall::Pause;
-        let Some(w) = self.worker_index(worker) else {
-            return;
-        };
         let ws = &self.state.workers[w.index()];
         if matches!(ws.activity, Activity::Crashed | Activity::Done) {
             return;
@@ -71,10 +75,7 @@ impl<'s> World<'s> {
         self.schedule(until_ms, Action::Resume { worker: w, until_ms });
     }
 
-    fn crash_worker(&mut self, worker: &str) {
-        let Some(w) = self.worker_index(worker) else {
-            return;
-        };
+    fn crash_worker(&mut self, w: WorkerId) {
         if matches!(self.state.workers[w.index()].activity, Activity::Crashed | Activity::Done) {
             return;
         }
@@ -90,18 +91,15 @@ impl<'s> World<'s> {
         }
     }
 
-    fn crash_node(&mut self, node: &str, kind: CrashKind, restart_after_ms: Option<u64>) {
+    fn crash_node(&mut self, n: NodeId, kind: CrashKind, restart_after_ms: Option<u64>) {
         let now = self.state.now_ms;
-        let Some(n) = self.node_index(node) else {
-            return;
-        };
         if !self.state.nodes[n.index()].up {
             return;
         }
         self.persist_tick(n);
         let p = &mut self.persisted[n.index()];
         p.incarnation += 1;
-        let mode = self.scenario.redis.persistence;
+        let mode = self.setup.redis.persistence;
         let current = self.state.nodes[n.index()].keyspace.clone();
         p.restore = match (mode, kind) {
             (Persistence::None, _) => Keyspace::new(),
@@ -126,7 +124,7 @@ impl<'s> World<'s> {
             text,
             Vec::new(),
         );
-        if let (true, Some(after_ms)) = (was_primary, self.scenario.redis.failover_after_ms) {
+        if let (true, Some(after_ms)) = (was_primary, self.setup.redis.failover_after_ms) {
             self.schedule(now.saturating_add(after_ms), Action::Promote { dead: n });
         }
         if let Some(after_ms) = restart_after_ms {
@@ -134,10 +132,7 @@ impl<'s> World<'s> {
         }
     }
 
-    fn jump_clock(&mut self, node: &str, jump_ms: i64) {
-        let Some(n) = self.node_index(node) else {
-            return;
-        };
+    fn jump_clock(&mut self, n: NodeId, jump_ms: i64) {
         let node_state = &mut self.state.nodes[n.index()];
         node_state.clock_offset_ms = node_state.clock_offset_ms.saturating_add(jump_ms);
         let jump = format!("{}{jump_ms}", if jump_ms >= 0 { "+" } else { "" });
@@ -154,7 +149,7 @@ impl<'s> World<'s> {
     /// Someone sets the counter by hand (an operator, a restore from an old backup).
     fn overwrite_counter(&mut self, value: &str) {
         let Some(n) = self.state.primary else { return };
-        let key = self.scenario.redis.fence_key.clone();
+        let key = self.setup.redis.fence_key.clone();
         let command = Command::Set {
             key: key.clone(),
             value: value.to_owned(),

@@ -5,14 +5,14 @@ use super::World;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::{Command, Reply, command_text};
-use crate::sim::scenario::{ReleaseHow, RenewHow, Scenario, TokenSource, Topology};
+use crate::sim::scenario::{ReleaseHow, RenewHow, Setup, TokenSource, Topology};
 use crate::sim::script::Script;
 use crate::sim::state::{Activity, lock_value_owner};
 
 impl<'s> World<'s> {
     pub(super) fn step_release(&mut self, w: WorkerId, how: ReleaseHow) {
         self.stop_watchdog(w);
-        if self.scenario.redis.topology == Topology::Redlock {
+        if self.setup.redis.topology == Topology::Redlock {
             self.release_everywhere(w);
             return;
         }
@@ -23,11 +23,11 @@ impl<'s> World<'s> {
                 return;
             }
         };
-        let scenario: &'s Scenario = self.scenario;
+        let setup: &'s Setup = self.setup;
         let name = self.name(w);
         let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
         let value = &*value;
-        let lock_key = scenario.redis.lock_key.as_str();
+        let lock_key = setup.redis.lock_key.as_str();
         // Only another acquisition's lock matters (the checker's owner-only finding).
         let foreign_holder =
             self.lock_holder(n).filter(|holder| *holder != value).map(str::to_owned);
@@ -68,7 +68,7 @@ impl<'s> World<'s> {
     /// are independent; the model shows them as one event.
     pub(super) fn release_everywhere(&mut self, w: WorkerId) {
         let value = std::rc::Rc::clone(&self.runtime[w.index()].lock_value);
-        let lock = [self.scenario.redis.lock_key.clone()];
+        let lock = [self.setup.redis.lock_key.clone()];
         let mut deleted = 0;
         let mut reached = 0;
         for i in 0..self.state.nodes.len() {
@@ -100,7 +100,7 @@ impl<'s> World<'s> {
 
     /// Whether the lock lives in a consensus store (etcd-like transactions) rather than Redis.
     fn consensus(&self) -> bool {
-        self.scenario.tokens == TokenSource::Consensus
+        self.setup.tokens == TokenSource::Consensus
     }
 
     /// A checked script's reply as the lock service shows it: Redis' integer, or whether a
@@ -135,7 +135,7 @@ impl<'s> World<'s> {
         };
         let name = ws.name.clone();
         let value: String = self.runtime[w.index()].lock_value.to_string();
-        let lock_key = self.scenario.redis.lock_key.clone();
+        let lock_key = self.setup.redis.lock_key.clone();
         let ttl_text = ttl_ms.to_string();
         let holder = self.lock_holder(n).map(str::to_owned);
         let (reply, command, what) = match watchdog.how {

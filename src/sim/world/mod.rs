@@ -4,7 +4,7 @@
 //! Owns the rules that connect the pieces: workers executing their programs, the Redis
 //! topology (replication, failover, persistence, clocks), the order row, the gateway and
 //! the object store. Time only advances here, to the next due action or key deadline;
-//! ties are broken by a sequence number, and all randomness comes from the scenario seed.
+//! ties are broken by a sequence number, and all randomness comes from the setup's seed.
 
 use crate::sim::check::Checker;
 use crate::sim::event::Event;
@@ -12,7 +12,7 @@ use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::order::SortedSet;
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Effect, Keyspace};
-use crate::sim::scenario::{Fault, RedisSetup, Scenario, TokenSource, Topology, WorkerSetup};
+use crate::sim::scenario::{Fault, RedisSetup, Setup, TokenSource, Topology, WorkerSetup};
 use crate::sim::state::{Activity, NodeState, OrderRow, Phase, Role, State, WorkerState};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -58,8 +58,8 @@ pub struct Output {
     pub belief_spans: Vec<(WorkerId, u64, u64)>,
 }
 
-pub fn run(scenario: &Scenario, recording: Recording) -> Output {
-    let mut world = World::new(scenario, recording);
+pub fn run(setup: &Setup, recording: Recording) -> Output {
+    let mut world = World::new(setup, recording);
     world.run();
     let end_ms = world.state.now_ms;
     let mut belief_spans: Vec<(WorkerId, u64, u64)> = world.closed_spans;
@@ -142,7 +142,7 @@ struct Runtime {
 }
 
 struct World<'s> {
-    scenario: &'s Scenario,
+    setup: &'s Setup,
     recording: Recording,
     state: State,
     agenda: BinaryHeap<Reverse<Due>>,
@@ -178,14 +178,14 @@ struct World<'s> {
 }
 
 impl<'s> World<'s> {
-    fn new(scenario: &'s Scenario, recording: Recording) -> World<'s> {
-        let setup = &scenario.redis;
-        let nodes = initial_nodes(setup, scenario.tokens);
-        let primary = match setup.topology {
+    fn new(setup: &'s Setup, recording: Recording) -> World<'s> {
+        let redis = &setup.redis;
+        let nodes = initial_nodes(redis, setup.tokens);
+        let primary = match redis.topology {
             Topology::Replicated if !nodes.is_empty() => Some(NodeId(0)),
             _ => None,
         };
-        let workers: Vec<WorkerState> = scenario.workers.iter().map(initial_worker).collect();
+        let workers: Vec<WorkerState> = setup.workers.iter().map(initial_worker).collect();
         let persisted = nodes
             .iter()
             .map(|n| Persisted {
@@ -195,18 +195,18 @@ impl<'s> World<'s> {
             })
             .collect();
         let order = OrderRow {
-            id: scenario.sql.order_id,
+            id: setup.sql.order_id,
             status: "pending".to_owned(),
-            amount: scenario.sql.amount,
-            last_fence: scenario.sql.last_fence,
+            amount: setup.sql.amount,
+            last_fence: setup.sql.last_fence,
             updated_by: String::new(),
         };
-        let db = order::new_database(&order, scenario.tokens);
+        let db = order::new_database(&order, setup.tokens);
         let state = State {
             now_ms: 0,
             nodes,
             primary,
-            token_counter: setup.fence_start,
+            token_counter: redis.fence_start,
             order,
             row_lock: None,
             charges: Vec::new(),
@@ -216,26 +216,26 @@ impl<'s> World<'s> {
             workers,
         };
         let mut world = World {
-            scenario,
+            setup,
             recording,
-            names: scenario.workers.iter().map(|w| w.name.clone()).collect(),
-            runtime: vec![Runtime::default(); scenario.workers.len()],
+            names: setup.workers.iter().map(|w| w.name.clone()).collect(),
+            runtime: vec![Runtime::default(); setup.workers.len()],
             state,
             agenda: BinaryHeap::new(),
             next_seq: 0,
-            prng: Prng::new(scenario.seed),
-            values: Prng::new(scenario.seed ^ LOCK_VALUE_STREAM),
+            prng: Prng::new(setup.seed),
+            values: Prng::new(setup.seed ^ LOCK_VALUE_STREAM),
             batches: Vec::new(),
             persisted,
             lease_seq: 0,
             lost_replies: SortedSet::new(),
-            checker: Checker::new(scenario.tokens),
+            checker: Checker::new(setup.tokens),
             // About one event per step, plus each worker's last event and each fault's:
             // reserving it spares a long run the copies of a growing vector (retries and
             // findings only add to it).
             events: Vec::with_capacity(
-                (scenario.workers.iter().map(|w| w.program.len() + 1).sum::<usize>()
-                    + scenario.faults.len())
+                (setup.workers.iter().map(|w| w.program.len() + 1).sum::<usize>()
+                    + setup.faults.len())
                 .min(EVENTS_MAX),
             ),
             frames: Vec::new(),
@@ -244,7 +244,7 @@ impl<'s> World<'s> {
             overlapping: 0,
             blocked: Vec::new(),
             db,
-            open_spans: vec![None; scenario.workers.len()],
+            open_spans: vec![None; setup.workers.len()],
             closed_spans: Vec::new(),
             acting: None,
             fenced_writes: Vec::new(),
@@ -254,9 +254,9 @@ impl<'s> World<'s> {
             world.frames.push(world.state.clone());
         }
         world.schedule_faults();
-        for (w, setup) in scenario.workers.iter().enumerate() {
+        for (w, worker) in setup.workers.iter().enumerate() {
             let w = WorkerId::at(w);
-            world.schedule_step(w, setup.start_ms, false);
+            world.schedule_step(w, worker.start_ms, false);
         }
         world
     }
@@ -264,14 +264,12 @@ impl<'s> World<'s> {
     /// Puts each timed fault on the agenda and notes each lost reply. Faults are scheduled
     /// before any worker step, so at equal times they land first.
     fn schedule_faults(&mut self) {
-        let scenario: &'s Scenario = self.scenario;
-        for (index, fault) in scenario.faults.iter().enumerate() {
+        let setup: &'s Setup = self.setup;
+        for (index, fault) in setup.faults.iter().enumerate() {
             let index = u16::try_from(index).unwrap_or(u16::MAX);
             match fault {
                 Fault::LoseReply { worker, step, attempt } => {
-                    if let Some(w) = self.worker_index(worker) {
-                        self.lost_replies.insert((w, *step, *attempt));
-                    }
+                    self.lost_replies.insert((*worker, *step, *attempt));
                 }
                 Fault::Pause { at_ms, .. }
                 | Fault::Hang { at_ms, .. }
@@ -299,7 +297,7 @@ impl<'s> World<'s> {
                 (_, _, Some(a)) => a,
                 _ => break,
             };
-            if at_ms > self.scenario.until_ms {
+            if at_ms > self.setup.until_ms {
                 break;
             }
             let limit = match self.recording {
@@ -360,14 +358,6 @@ impl<'s> World<'s> {
         rt.watchdog_generation += 1;
         rt.watchdog_due = None;
         self.state.workers[w.index()].watchdog = None;
-    }
-
-    fn worker_index(&self, name: &str) -> Option<WorkerId> {
-        self.names.iter().position(|n| n == name).map(WorkerId::at)
-    }
-
-    fn node_index(&self, name: &str) -> Option<NodeId> {
-        self.state.nodes.iter().position(|n| n.name == name).map(NodeId::at)
     }
 
     fn apply(&mut self, action: Action) {

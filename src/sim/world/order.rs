@@ -10,7 +10,7 @@ use super::worker::Rejection;
 use crate::sim::check::{WriteFact, secs};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::WorkerId;
-use crate::sim::scenario::{Compare, Guard, Scenario, StatusCheck, TokenSource, WriteHow};
+use crate::sim::scenario::{Compare, Guard, Setup, StatusCheck, TokenSource, WriteHow};
 use crate::sim::sql::built::{self, Column, Constraint, Operator};
 use crate::sim::sql::{Database, Exec, Prepared, RowLock, Session, Value};
 use crate::sim::state::{Activity, OrderRow};
@@ -177,9 +177,9 @@ fn create_database(row: &OrderRow, tokens: TokenSource) -> Database {
 
 /// The statements that create a run's order table and its row, as psql would take them
 /// (the conformance test starts PostgreSQL's copy of the table with them).
-pub fn setup_sql(scenario: &Scenario) -> [String; 2] {
-    let sql = &scenario.sql;
-    setup_statements(sql.order_id, sql.amount, sql.last_fence, scenario.tokens)
+pub fn setup_sql(setup: &Setup) -> [String; 2] {
+    let sql = &setup.sql;
+    setup_statements(sql.order_id, sql.amount, sql.last_fence, setup.tokens)
 }
 
 /// The same for a row with these values (the SQL console's "Create the orders table").
@@ -257,7 +257,7 @@ impl<'s> World<'s> {
 
     fn sync_row(&mut self, w: WorkerId) {
         let id = self.state.order.id;
-        let tokens = self.scenario.tokens;
+        let tokens = self.setup.tokens;
         if let Some(values) = self.db.committed(ORDERS, id) {
             copy_row(values, &mut self.state.order, tokens);
         }
@@ -332,7 +332,7 @@ impl<'s> World<'s> {
         let writer = (how != WriteHow::SetState).then_some(name);
         let id = self.state.order.id;
         let (statement, params) =
-            update(self.scenario.tokens, id, status, token, writer, guard, required_status);
+            update(self.setup.tokens, id, status, token, writer, guard, required_status);
         let before = self.order_row_for(w);
         let (last_fence, was_paid) = (before.last_fence, before.status == "paid");
         // Whether a matching UPDATE changes anything (a write that changes nothing is not
@@ -428,7 +428,7 @@ impl<'s> World<'s> {
     fn statement_parts(&self, w: WorkerId, how: WriteHow) -> (Option<i64>, Guard, StatusCheck) {
         let token = self.state.workers[w.index()].lease.as_ref().and_then(|l| l.token);
         match how {
-            WriteHow::Fenced => (token, self.scenario.sql.guard, self.scenario.sql.status_check),
+            WriteHow::Fenced => (token, self.setup.sql.guard, self.setup.sql.status_check),
             WriteHow::Unchecked => (token, Guard::None, StatusCheck::Off),
             WriteHow::Unfenced | WriteHow::SetState => (None, Guard::None, StatusCheck::Off),
         }
@@ -443,7 +443,7 @@ impl<'s> World<'s> {
         required_status: Option<&str>,
     ) -> Said {
         let name = self.name(w);
-        let tokens = self.scenario.tokens;
+        let tokens = self.setup.tokens;
         let row = self.order_row_for(w).clone();
         let shown = token.map_or("NULL".to_owned(), |t| token_text(tokens, t));
         let mut args = vec![("worker", name.to_owned()), ("token", shown)];
@@ -553,7 +553,7 @@ impl<'s> World<'s> {
         let reply = self.text(|| reply_text(&outcome));
         let causes = self.last_write_event.into_iter().collect();
         let key = if already_applied { "sim.reread_mine" } else { "sim.reread_other" };
-        let tokens = self.scenario.tokens;
+        let tokens = self.setup.tokens;
         let why =
             self.say(key, vec![("fence", token_text(tokens, last_fence)), ("by", updated_by)]);
         self.emit_because(

@@ -5,7 +5,7 @@ use super::{Recording, World};
 use crate::sim::check::Finding;
 use crate::sim::event::{Actor, Event, EventKind, Note};
 use crate::sim::id::WorkerId;
-use crate::sim::scenario::{Scenario, Topology};
+use crate::sim::scenario::{Setup, Topology};
 use crate::sim::state::{Activity, Belief};
 
 /// What an event says in prose: the English text and the translatable note it comes from.
@@ -64,7 +64,7 @@ impl<'s> World<'s> {
                 | EventKind::Renewed { .. }
                 | EventKind::Released { .. }
                 | EventKind::WaitReturned { .. },
-            ) if self.scenario.redis.topology == Topology::Replicated => {
+            ) if self.setup.redis.topology == Topology::Replicated => {
                 self.state.primary.map(Actor::Node)
             }
             (Actor::Db | Actor::Gateway | Actor::Storage | Actor::Dlq | Actor::Tokens, _) => {
@@ -107,8 +107,8 @@ impl<'s> World<'s> {
 
     /// A worker's name, borrowed from the scenario (so it outlives borrows of the world).
     pub(super) fn name(&self, w: WorkerId) -> &'s str {
-        let scenario: &'s Scenario = self.scenario;
-        scenario.workers.get(w.index()).map_or("", |worker| worker.name.as_str())
+        let setup: &'s Setup = self.setup;
+        setup.workers.get(w.index()).map_or("", |worker| worker.name.as_str())
     }
 
     /// Prose for an event: its English text and the note it is translated from (nothing

@@ -30,9 +30,9 @@ impl<'s> World<'s> {
         if let Some(key) = &key {
             command.push_str(&format!(" Idempotency-Key: {key}"));
         }
-        let replay = key.as_ref().filter(|k| {
-            self.scenario.gateway.honours_keys && self.state.idempotency_keys.contains(k)
-        });
+        let replay = key
+            .as_ref()
+            .filter(|k| self.setup.gateway.honours_keys && self.state.idempotency_keys.contains(k));
         if let Some(key) = replay.cloned() {
             self.emit(
                 Actor::Gateway,
@@ -177,7 +177,7 @@ impl<'s> World<'s> {
     /// and checks its rule over the last `window_ms`, this write included: the check is an
     /// event, and the alert fires or resolves when the share crosses the limit.
     pub(super) fn monitor_write(&mut self, fenced_off: bool, write_event: u32) {
-        let Some(rule) = self.scenario.alert else { return };
+        let Some(rule) = self.setup.alert else { return };
         let now = self.state.now_ms;
         self.fenced_writes.push((now, fenced_off));
         let in_window = self.fenced_writes.iter().filter(|(at, _)| at + rule.window_ms > now);

@@ -18,7 +18,7 @@ pub(super) enum Rejection {
 
 impl<'s> World<'s> {
     pub(super) fn steps(&self, w: WorkerId) -> &'s [Step] {
-        let setup = &self.scenario.workers[w.index()];
+        let setup = &self.setup.workers[w.index()];
         match self.state.workers[w.index()].phase {
             Phase::Main => &setup.program,
             Phase::Rejected => &setup.on_rejected,
@@ -136,7 +136,7 @@ impl<'s> World<'s> {
     /// After a write that matched no row: run `on_rejected`, or stop saying why.
     pub(super) fn rejected(&mut self, w: WorkerId, why: Rejection) {
         self.set_belief(w, None);
-        let has_handler = !self.scenario.workers[w.index()].on_rejected.is_empty();
+        let has_handler = !self.setup.workers[w.index()].on_rejected.is_empty();
         let ws = &mut self.state.workers[w.index()];
         if has_handler && ws.phase == Phase::Main {
             ws.phase = Phase::Rejected;
@@ -162,7 +162,7 @@ impl<'s> World<'s> {
 
     /// The worker times out waiting for a lost reply, then retries or gives up.
     pub(super) fn after_lost_reply(&mut self, w: WorkerId) {
-        let timeout_ms = self.scenario.workers[w.index()].reply_timeout_ms;
+        let timeout_ms = self.setup.workers[w.index()].reply_timeout_ms;
         self.runtime[w.index()].pending_step = Pending::LostReply;
         let at_ms = self.state.now_ms.saturating_add(timeout_ms);
         self.schedule_step(w, at_ms, false);

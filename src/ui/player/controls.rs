@@ -60,7 +60,7 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
         None => format!("{}, {}", m.secs(p.time_ms), m.t("player.start_point")),
     };
     // Chapter ticks: where the narration's paragraphs begin.
-    let ticks: Vec<u64> = narration::resolve(&p.trace)
+    let ticks: Vec<u64> = narration::resolve(&p.trace, &p.original)
         .into_iter()
         .filter_map(|(_, event)| Some(p.trace.events()[event?].at_ms))
         .collect();
@@ -102,6 +102,8 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
 #[derive(PartialEq, Properties)]
 pub(crate) struct ExportsProps {
     pub(crate) trace: TraceRef,
+    /// The scenario the trace is a run of (the model's trace does not know its lesson).
+    pub(crate) id: crate::sim::scenario::ScenarioId,
     /// The link of the run shown, so the lab's export page can run it again.
     pub(crate) link: crate::route::Link,
 }
@@ -111,7 +113,7 @@ pub(crate) struct ExportsProps {
 #[component]
 pub(crate) fn Exports(props: &ExportsProps) -> Html {
     let m = use_i18n();
-    let id = props.trace.scenario().id.clone();
+    let id = props.id.clone();
     let export_link =
         crate::route::Link { view: crate::route::View::Export { id }, ..props.link.clone() };
     let href = format!("{}{}", crate::route::Page::Lab.path(), export_link.to_hash());
@@ -158,7 +160,7 @@ pub(crate) struct ExportPageProps {
 pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
     let m = use_i18n();
     let trace = use_memo((props.scenario.clone(), props.link.whatif.clone()), |(s, w)| {
-        TraceRef::new(crate::sim::run(&w.apply(s)))
+        TraceRef::new(crate::sim::run(&w.apply(s).setup))
     });
     let trace = (*trace).clone();
     let id = props.scenario.id.clone();
@@ -169,7 +171,7 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
             download(
                 &format!("{id}.trace.json"),
                 "application/json",
-                &crate::export::trace_json(&trace),
+                &crate::export::trace_json(&trace, &id),
             );
         })
     };
@@ -210,7 +212,7 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
                 <button onclick={mermaid} data-testid="export-mermaid">{ "Mermaid" }</button>
             </div>
             <p><a href={crate::route::Link { view: crate::route::View::Handout { id: id.clone() }, ..back.clone() }.to_hash()} data-testid="export-handout">{ m.lab("export.handout") }</a></p>
-            <crate::ui::player::Swimlanes trace={trace.clone()} cursor={trace.len()} time_ms={trace.end_ms()} on_action={Callback::noop()} />
+            <crate::ui::player::Swimlanes trace={trace.clone()} cursor={trace.len()} time_ms={trace.end_ms()} on_action={Callback::noop()} title={title.clone()} />
             <h2>{ m.lab("export.embed") }</h2>
             <p>{ m.lab("export.embed_hint") }</p>
             <p>{ m.lab("export.embed_script") }</p>

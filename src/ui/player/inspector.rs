@@ -136,9 +136,9 @@ fn tables(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize, t
     let state = trace.state_at(cursor);
     // The state before this step: rows that differ from it are marked as changed.
     let before = trace.state_at(cursor.saturating_sub(1));
-    let consensus = trace.scenario().tokens == crate::sim::scenario::TokenSource::Consensus;
-    let source = trace.scenario().tokens;
-    let lock_key = &trace.scenario().redis.lock_key;
+    let consensus = trace.setup().tokens == crate::sim::scenario::TokenSource::Consensus;
+    let source = trace.setup().tokens;
+    let lock_key = &trace.setup().redis.lock_key;
     let mut o = Markup::new();
     let head = |o: &mut Markup, cells: &[String]| {
         o.open("thead", &[]).open("tr", &[]);

@@ -284,7 +284,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 <aside class="side">
                     <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
                     <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
-                    <controls::Exports trace={player.trace.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
+                    <controls::Exports trace={player.trace.clone()} id={player.original.id.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
                     if !scenario.prompts.is_empty() {
                         <label class="reveal"><input type="checkbox" data-testid="reveal" checked={player.reveal == crate::player::Reveal::Everything} onchange={reveal} />{ " " }{ m.t("player.reveal") }</label>
                     }
@@ -305,13 +305,12 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
 fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
     use crate::catalogue::narration::{Told, told_now};
     let trace = &player.trace;
-    let id = &trace.scenario().id;
-    let now = told_now(trace, player.cursor);
+    let lesson: &crate::sim::Scenario = &player.original;
+    let id = &lesson.id;
+    let now = told_now(trace, lesson, player.cursor);
     let at_its_event = now.is_some_and(|(_, event)| event + 1 == player.cursor);
     let story = now.map(|(told, _)| match told {
-        Told::Paragraph(i) => {
-            m.content(&format!("s.{id}.n.{i}"), &trace.scenario().narration[i].text)
-        }
+        Told::Paragraph(i) => m.content(&format!("s.{id}.n.{i}"), &lesson.narration[i].text),
         Told::Departed => m.t("player.whatif_differs"),
     });
     let step = match player.current_event() {

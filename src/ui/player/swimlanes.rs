@@ -27,8 +27,7 @@ pub(crate) struct SwimlanesProps {
     #[prop_or_default]
     pub(crate) future: Future,
     /// The title the drawing is labelled with (the page may be keeping part of it back).
-    #[prop_or_default]
-    pub(crate) title: Option<String>,
+    pub(crate) title: String,
 }
 
 #[component]
@@ -37,18 +36,14 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     let layout = use_memo(props.trace.clone(), |trace| crate::timeline::build(trace));
     let tip = use_state(|| None::<u32>);
     let trace = &props.trace;
-    let scenario = trace.scenario();
-    let title = props
-        .title
-        .clone()
-        .unwrap_or_else(|| m.content(&format!("s.{}.title", scenario.id), &scenario.title));
+    let title = &props.title;
     let view = View {
         cursor: props.cursor,
         time_ms: props.time_ms,
         compact: props.compact,
         scale_end_ms: props.scale_end_ms,
         future: props.future,
-        label: m.tf("player.timeline", &[("title", &title), ("end", &m.secs(layout.end_ms))]),
+        label: m.tf("player.timeline", &[("title", title), ("end", &m.secs(layout.end_ms))]),
         readouts: readouts(&m, trace, props.cursor, props.time_ms),
     };
     let geometry = Geometry::new(&layout, &view);
@@ -127,7 +122,7 @@ fn readouts(
     time_ms: u64,
 ) -> Vec<(Actor, String)> {
     let state = trace.state_at(cursor);
-    let scenario = trace.scenario();
+    let scenario = trace.setup();
     let redis = &scenario.redis;
     let mut out = Vec::new();
     for (i, node) in state.nodes.iter().enumerate() {

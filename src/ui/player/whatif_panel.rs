@@ -62,7 +62,7 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
             <input type="number" min="0" step="100" data-testid={format!("param-{name}")} value={value.to_string()} onchange={control(name)} />
         }
     };
-    let tokens = props.original.tokens;
+    let tokens = props.original.setup.tokens;
     let redis_tokens = tokens == crate::sim::scenario::TokenSource::RedisIncr;
     let consensus = tokens == crate::sim::scenario::TokenSource::Consensus;
     html! {

@@ -177,7 +177,7 @@ fn removal(action: &Action, e: &Editor) -> Option<(&'static str, String)> {
     let s = &e.scenario;
     match action {
         Action::RemoveWorker(i) => {
-            s.workers.get(*i).map(|w| ("sandbox.removed_worker", w.name.clone()))
+            s.setup.workers.get(*i).map(|w| ("sandbox.removed_worker", w.name.clone()))
         }
         Action::RemoveStep(at) => Some(("sandbox.removed_step", (at.index + 1).to_string())),
         Action::RemoveFault(k) => Some(("sandbox.removed_fault", (k + 1).to_string())),
@@ -625,18 +625,19 @@ fn ScenarioEditor() -> Html {
                         <story::StoryForm editor={editor.clone()} preview={(*preview).clone()} apply={apply.clone()} />
                         { settings(&m, editor, &apply) }
                         <h3>{ m.lab("sandbox.workers") }</h3>
-                        { for s.workers.iter().enumerate().map(|(i, _)| worker_form(&m, editor, i, &apply)) }
+                        { for s.setup.workers.iter().enumerate().map(|(i, _)| worker_form(&m, editor, i, &apply)) }
                         <button data-testid="sandbox-add-worker" onclick={act(Action::AddWorker)}>{ m.lab("sandbox.add_worker") }</button>
                         { field_error(editor, "$.workers") }
                         <h3>{ m.lab("sandbox.faults") }</h3>
                         <ol class="faults">
-                            { for s.faults.iter().enumerate().map(|(k, f)| {
+                            { for s.setup.faults.iter().enumerate().map(|(k, f)| {
                                 let row = Row::Fault(k);
+                                let row_json = codec::fault_text(&s.setup, f);
                                 html! {
                                     <li data-testid="sandbox-fault-row">
-                                        <strong>{ fault_kind(&m, f) }</strong>{ " " }
+                                        <strong>{ fault_kind(&m, &row_json) }</strong>{ " " }
                                         <button aria-label={m.lab("sandbox.remove")} onclick={act(Action::RemoveFault(k))}>{ "✕" }</button>
-                                        { row_fields(&m, editor, row, &codec::fault_text(f), &apply) }
+                                        { row_fields(&m, editor, row, &row_json, &apply) }
                                     </li>
                                 }
                             }) }
@@ -661,7 +662,7 @@ fn ScenarioEditor() -> Html {
                     if let (Some(e), Source::Text) = (&editor.error, editor.source) {
                         <p class="field-error" role="alert" data-testid="sandbox-error">{ e.to_string() }</p>
                     } else {
-                        <p class="ok" data-testid="sandbox-valid">{ m.labf("sandbox.valid", &[("workers", &s.workers.len().to_string()), ("faults", &s.faults.len().to_string())]) }</p>
+                        <p class="ok" data-testid="sandbox-valid">{ m.labf("sandbox.valid", &[("workers", &s.setup.workers.len().to_string()), ("faults", &s.setup.faults.len().to_string())]) }</p>
                     }
                 </div>
             </div>
@@ -696,8 +697,8 @@ fn settings(m: &Messages, editor: &Editor, apply: &Callback<(Action, Option<Grou
     html! {
         <div class="settings">
             <h3>{ m.lab("sandbox.settings") }</h3>
-            { value_input(editor, "$.seed", m.lab("sandbox.field.seed"), Some(m.lab("sandbox.help.seed")), s.seed.to_string(), true, "sandbox-seed", set(Action::SetSeed)) }
-            { value_input(editor, "$.until_ms", m.lab("sandbox.field.until"), Some(m.lab("sandbox.help.until")), s.until_ms.to_string(), true, "sandbox-until", set(Action::SetUntil)) }
+            { value_input(editor, "$.seed", m.lab("sandbox.field.seed"), Some(m.lab("sandbox.help.seed")), s.setup.seed.to_string(), true, "sandbox-seed", set(Action::SetSeed)) }
+            { value_input(editor, "$.until_ms", m.lab("sandbox.field.until"), Some(m.lab("sandbox.help.until")), s.setup.until_ms.to_string(), true, "sandbox-until", set(Action::SetUntil)) }
             { choice(Setting::Guard, "guard", "sandbox-guard") }
             { choice(Setting::Tokens, "tokens", "sandbox-tokens") }
         </div>
@@ -710,7 +711,7 @@ fn worker_form(
     i: usize,
     apply: &Callback<(Action, Option<Group>)>,
 ) -> Html {
-    let Some(w) = editor.scenario.workers.get(i) else { return Html::default() };
+    let Some(w) = editor.scenario.setup.workers.get(i) else { return Html::default() };
     let set = |make: Rc<dyn Fn(String) -> Action>| {
         let apply = apply.clone();
         Callback::from(move |v: String| apply.emit((make(v), None)))
@@ -810,8 +811,9 @@ fn AddStep(props: &AddStepProps) -> Html {
     }
 }
 
-fn fault_kind(m: &Messages, f: &crate::sim::scenario::Fault) -> String {
-    let kind = row_kind(&codec::fault_text(f));
+/// A fault row's kind in words, from its JSON.
+fn fault_kind(m: &Messages, row_json: &str) -> String {
+    let kind = row_kind(row_json);
     m.lab(&format!("sandbox.fault.{kind}"))
 }
 

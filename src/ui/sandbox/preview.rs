@@ -35,7 +35,7 @@ struct Drag {
 pub(super) fn Preview(props: &PreviewProps) -> Html {
     let m = use_i18n();
     let p = &props.preview;
-    let s = p.trace.scenario();
+    let s = p.trace.setup();
     let svg_ref = use_node_ref();
     let drag = use_state(|| None::<Drag>);
     let gestures = use_mut_ref(|| 0u32);
@@ -292,7 +292,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
             if !p.warnings.is_empty() {
                 <ul class="lint" data-testid="sandbox-lint" aria-label={m.lab("sandbox.lint")}>
                     { for p.warnings.iter().map(|w| html! {
-                        <li data-testid="sandbox-warning" data-path={w.path.clone()}><strong>{ crate::sandbox::lint::place(s, &w.path) }</strong>{ ": " }{ &w.message }</li>
+                        <li data-testid="sandbox-warning" data-path={w.path.clone()}><strong>{ crate::sandbox::lint::place(&p.scenario, &w.path) }</strong>{ ": " }{ &w.message }</li>
                     }) }
                 </ul>
             }
