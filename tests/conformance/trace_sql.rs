@@ -34,7 +34,7 @@ struct Session {
 
 fn replay(port: u16, id: &str) -> Result<usize, String> {
     let Some(scenario) = catalogue::find(id) else { return Err("not a built-in".to_owned()) };
-    let trace = sim::run_events_only(&scenario);
+    let trace = sim::run_events_only(&scenario.setup);
     let database = format!("trace_{}", id.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
     admin(port, &format!("DROP DATABASE IF EXISTS {database}"));
     // Byte order for text, as the engine compares it (random tokens are stored as text).
@@ -45,7 +45,7 @@ fn replay(port: u16, id: &str) -> Result<usize, String> {
     let mut sessions: Vec<Option<Session>> = Vec::new();
     let mut compared = 0;
     let mut setup = Psql::start(port, &database);
-    for statement in world::setup_sql(&scenario) {
+    for statement in world::setup_sql(&scenario.setup) {
         setup.send(&format!("{statement};"));
         let mut got = Vec::new();
         if !setup.read(RELEASE_WINDOW, &mut got) || got.iter().any(|l| l.starts_with("ERROR")) {
