@@ -1,7 +1,9 @@
 //! The scenario file format, version 1, as JSON text in both directions, through serde:
 //! the shapes and words are derived in `sim::scenario`; this module is the thin layer
 //! that turns serde_json's errors into a [`LoadError`] (the JSON path, line and column,
-//! and what was expected) and writes files without the members that are not set.
+//! and what was expected) and writes files without the members that are not set. The
+//! path comes from serde_json's position (`path_at`): serde_path_to_error found it too,
+//! by wrapping every derived reader, which cost the lab page 10.7 KB gzip.
 //!
 //! Owns the JSON text of the format; it never panics on any input and knows nothing of
 //! the model's behaviour.
@@ -22,12 +24,9 @@ use crate::sim::{Scenario, Setup};
 /// a whole file, `$.workers[0].program[2]` for a row typed into the sandbox).
 pub fn from_json<T: DeserializeOwned>(text: &str, root: &str) -> Result<T, LoadError> {
     let mut reader = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
-        let path = path_text(root, e.path());
-        refusal(path, e.inner(), text)
-    })?;
+    let value = T::deserialize(&mut reader).map_err(|e| refusal(root, &e, text))?;
     // Text after the value ("{...} x") is refused like any other syntax error.
-    reader.end().map_err(|e| refusal(root.to_owned(), &e, text))?;
+    reader.end().map_err(|e| refusal(root, &e, text))?;
     Ok(value)
 }
 
@@ -142,22 +141,105 @@ pub fn member_words(kind: &str, member: &str) -> Option<Vec<&'static str>> {
 
 // ----- helpers -----
 
-/// `$.workers[1].program[0]` from serde_path_to_error's segments below `root`.
-fn path_text(root: &str, path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut text = root.to_owned();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => text.push_str(&format!("[{index}]")),
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                text.push('.');
-                text.push_str(key);
+/// The JSON path, below `root`, of what was being read at byte `end` of `text`: serde_json
+/// reports a position, not a path, so the path is found by walking the text's brackets,
+/// keys and commas up to it (a thin layer over serde_json's error, instead of tracking the
+/// path through every derived reader, which cost the lab page 10.7 KB gzip). `end` is just
+/// past the last byte serde_json read; that byte itself (a closing bracket, say) is not
+/// walked, so a member missing from an object is reported at the object.
+fn path_at(root: &str, text: &str, end: usize, refused: Refused) -> String {
+    enum Frame {
+        Array(usize),
+        Object(Option<String>),
+    }
+    let bytes = text.as_bytes();
+    // serde_json reports a refusal of a value it has read (its type, a kind's members, a
+    // missing member) past the value and what follows it; back to the value's last byte.
+    let mut stop = end.saturating_sub(1).min(bytes.len());
+    while refused == Refused::Value
+        && stop > 0
+        && bytes.get(stop).is_some_and(|b| b.is_ascii_whitespace() || *b == b',')
+    {
+        stop -= 1;
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut expecting_key = false;
+    let mut i = 0;
+    while i < stop {
+        match bytes[i] {
+            b'{' => {
+                stack.push(Frame::Object(None));
+                expecting_key = true;
             }
-            // A key being read when the text broke off: the path so far says where.
-            Segment::Unknown => {}
+            b'[' => stack.push(Frame::Array(0)),
+            b'}' | b']' => {
+                stack.pop();
+                expecting_key = false;
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Array(n)) => *n += 1,
+                Some(Frame::Object(key)) => {
+                    *key = None;
+                    expecting_key = true;
+                }
+                None => {}
+            },
+            b':' => expecting_key = false,
+            b'"' => {
+                // To the closing quote, past escapes; a key is read whole even when the
+                // error came inside it (an unknown member is named in the path).
+                let start = i + 1;
+                let mut j = start;
+                while j < bytes.len() && bytes[j] != b'"' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
+                }
+                let j = j.min(bytes.len());
+                if expecting_key && let Some(Frame::Object(key)) = stack.last_mut() {
+                    *key = text.get(start..j).map(str::to_owned);
+                }
+                i = j;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    // An error at a closing bracket is about the whole object or list (a missing member,
+    // a wrong length), not about its last member.
+    match (bytes.get(stop), stack.last_mut()) {
+        (Some(b'}'), Some(Frame::Object(key))) => *key = None,
+        (Some(b']'), Some(Frame::Array(_))) => {
+            stack.pop();
+            stack.push(Frame::Object(None));
+        }
+        _ => {}
+    }
+    let mut path = root.to_owned();
+    for frame in &stack {
+        match frame {
+            Frame::Array(n) => path.push_str(&format!("[{n}]")),
+            Frame::Object(Some(key)) => {
+                path.push('.');
+                path.push_str(key);
+            }
+            Frame::Object(None) => {}
         }
     }
-    text
+    path
+}
+
+/// What serde_json refused: a value it had read (its position may be past the value), or
+/// the text itself (syntax, an end too early: the position is where reading stopped).
+#[derive(Clone, Copy, PartialEq)]
+enum Refused {
+    Value,
+    Text,
+}
+
+/// The byte just past serde_json's position (line and column, 1-based).
+fn offset(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize =
+        text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    (line_start + column).min(text.len())
 }
 
 /// A serde_json error as a refusal at `path`, said for an author: the position as numbers,
@@ -165,7 +247,12 @@ fn path_text(root: &str, path: &serde_path_to_error::Path) -> String {
 /// number types in words; a text cut short said so. A member that the step's, fault's or
 /// fact's kind does not take is named in the path and pointed at: serde only knows the
 /// object's end, which is the next object's line in a pretty file.
-fn refusal(mut path: String, error: &serde_json::Error, text: &str) -> LoadError {
+fn refusal(root: &str, error: &serde_json::Error, text: &str) -> LoadError {
+    let refused = match error.classify() {
+        serde_json::error::Category::Data => Refused::Value,
+        _ => Refused::Text,
+    };
+    let mut path = path_at(root, text, offset(text, error.line(), error.column()), refused);
     let full = error.to_string();
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let mut message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
@@ -183,13 +270,23 @@ fn refusal(mut path: String, error: &serde_json::Error, text: &str) -> LoadError
     }
     let (mut line, mut column) = (error.line(), error.column());
     if let Some(member) = kind_member(&message).map(str::to_owned) {
-        (line, column) = member_position(text, line, column, &member).unwrap_or((0, 0));
+        (line, column) = (0, 0);
+        match member_at(text, offset(text, error.line(), error.column()), &member) {
+            Some(at) => {
+                line = text[..at].matches('\n').count() + 1;
+                column = text[..at].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+                // Just inside the key: the walk names the member after its object.
+                path = path_at(root, text, at + 2, Refused::Text);
+            }
+            None => {
+                path.push('.');
+                path.push_str(&member);
+            }
+        }
         // The path names the member now; the message need not say it twice.
         if let Some(rest) = message.strip_prefix(&format!("`{member}`: ")) {
             message = rest.to_owned();
         }
-        path.push('.');
-        path.push_str(&member);
     }
     LoadError { path, line, column, message }
 }
@@ -206,25 +303,19 @@ fn kind_member(message: &str) -> Option<&str> {
     message.strip_prefix('`').and_then(|rest| rest.split_once("`: ")).map(|(member, _)| member)
 }
 
-/// Where `"member":` last starts before serde's position (line and column, 1-based): the
-/// object serde had just finished reading holds it.
-fn member_position(text: &str, line: usize, column: usize, member: &str) -> Option<(usize, usize)> {
-    let line_start: usize =
-        text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    let end = (line_start + column).min(text.len());
+/// Where `"member":` last starts before byte `end` (serde's position, past the object
+/// it had just finished reading, which holds the member).
+fn member_at(text: &str, end: usize, member: &str) -> Option<usize> {
     let key = format!("\"{member}\"");
     let mut before = text.get(..end)?;
-    let at = loop {
+    loop {
         let at = before.rfind(&key)?;
         // A key, not a string value that happens to spell the name.
         if text[at + key.len()..].trim_start().starts_with(':') {
-            break at;
+            return Some(at);
         }
         before = &before[..at];
-    };
-    let line = text[..at].matches('\n').count() + 1;
-    let column = text[..at].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    Some((line, column))
+    }
 }
 
 /// serde's name for what it found, as an author would say it.
@@ -297,4 +388,45 @@ pub fn read_lesson(bytes: &[u8]) -> Result<Scenario, LoadError> {
     let scenario = resolved(file)?;
     crate::catalogue::load::validate(&scenario)?;
     Ok(scenario)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `text` as `T` and compares the refusal's path, line and column with `expect`.
+    fn check<T: DeserializeOwned + std::fmt::Debug>(text: &str, expect: &str) {
+        let error = from_json::<T>(text, "$").expect_err("a refusal");
+        assert_eq!(format!("{} {}:{}", error.path, error.line, error.column), expect, "{error}");
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)] // read for its refusals only
+    struct Row {
+        name: String,
+        ms: Vec<u64>,
+        #[serde(default)]
+        inner: Option<Box<Row>>,
+    }
+
+    #[test]
+    fn the_path_is_found_from_serde_json_s_position() {
+        // A wrong type inside a list inside an object.
+        check::<Row>(r#"{"name": "a", "ms": [1, 2, "x"]}"#, "$.ms[2] 1:30");
+        // Keys and strings that hold brackets, commas and escaped quotes do not confuse it.
+        check::<Row>(
+            r#"{"name": "[{,\"", "ms": [1], "inner": {"name": "b]", "ms": [true]}}"#,
+            "$.inner.ms[0] 1:64",
+        );
+        // A missing member is the object's fault, not its last member's.
+        check::<Row>(
+            "{\"name\": \"a\",\n \"inner\": {\"name\": \"b\"}, \"ms\": []}",
+            "$.inner 2:23",
+        );
+        // An unknown member is named.
+        check::<Row>(r#"{"name": "a", "colour": 1, "ms": []}"#, "$.colour 1:22");
+        // A text cut short: as far as it got.
+        check::<Row>(r#"{"name": "a", "ms": [1, "#, "$.ms[1] 1:24");
+    }
 }
