@@ -41,21 +41,23 @@ pub enum Stored {
 }
 
 impl Progress {
-    pub fn read(text: Option<&str>) -> Stored {
+    /// Reads stored progress; `bank` is the quiz's questions (an answer to a question it
+    /// does not hold makes the whole record suspect).
+    pub fn read(text: Option<&str>, bank: &[crate::quiz::Question]) -> Stored {
         let Some(text) = text else { return Stored::Nothing };
         match serde_json::from_str(text) {
-            Ok(value) => Progress::from_value(value),
+            Ok(value) => Progress::from_value(value, bank),
             Err(_) => Stored::Corrupt,
         }
     }
 
     /// The same, from JSON already parsed (an LMS's `suspend_data` carries it inside).
-    pub fn from_value(value: Value) -> Stored {
+    pub fn from_value(value: Value, bank: &[crate::quiz::Question]) -> Stored {
         let Value::Object(members) = value else { return Stored::Corrupt };
         let mut progress = Progress::default();
         for (key, value) in members {
             // Only known question ids, with a boolean or {"c", "f", "n"}.
-            if !crate::quiz::bank().iter().any(|q| q.id == key) {
+            if !bank.iter().any(|q| q.id == key) {
                 return Stored::Corrupt;
             }
             let answer = match value {
@@ -140,14 +142,17 @@ mod tests {
             text,
             r#"{"aof-always":{"c":true,"f":false,"n":2},"clock-jump":{"c":true,"f":true,"n":1}}"#
         );
-        assert_eq!(Progress::read(Some(&text)), Stored::Valid(progress.clone()));
+        assert_eq!(
+            Progress::read(Some(&text), &crate::quiz::bank()),
+            Stored::Valid(progress.clone())
+        );
         assert_eq!(progress.correct(), 2);
         let asked = ["clock-jump".to_owned(), "aof-always".to_owned()];
         assert_eq!(progress.score(&asked), 1, "a second try does not raise the score");
         assert!(progress.complete(&asked));
         assert!(!progress.complete(&["uuid-token".to_owned()]));
         // The first format still reads.
-        let old = Progress::read(Some(r#"{"clock-jump":true}"#));
+        let old = Progress::read(Some(r#"{"clock-jump":true}"#), &crate::quiz::bank());
         assert_eq!(
             old,
             Stored::Valid(Progress {
@@ -159,7 +164,7 @@ mod tests {
                 .collect()
             })
         );
-        assert_eq!(Progress::read(None), Stored::Nothing);
+        assert_eq!(Progress::read(None, &crate::quiz::bank()), Stored::Nothing);
         for bad in [
             "",
             "{",
@@ -171,7 +176,7 @@ mod tests {
             "{\"clock-jump\": {\"c\": true, \"f\": true, \"n\": 1, \"x\": 1}}",
             "\u{0}",
         ] {
-            assert_eq!(Progress::read(Some(bad)), Stored::Corrupt, "{bad:?}");
+            assert_eq!(Progress::read(Some(bad), &crate::quiz::bank()), Stored::Corrupt, "{bad:?}");
         }
     }
 

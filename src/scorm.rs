@@ -215,7 +215,8 @@ impl Suspended {
         };
         let mut state = Suspended::default();
         if let Some(quiz) = members.get("q")
-            && let crate::progress::Stored::Valid(quiz) = Progress::from_value(quiz.clone())
+            && let crate::progress::Stored::Valid(quiz) =
+                Progress::from_value(quiz.clone(), &crate::quiz::bank())
         {
             state.quiz = quiz;
         }

@@ -226,7 +226,7 @@ pub fn undeclared(text: &str, facts: &[Fact], trace: &Trace) -> Vec<String> {
             missing.push(format!("{n} is not in a declared fact"));
         }
     }
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     let states_reply =
         ["returns 0", "returns 1", "replies 0", "replies 1", "answers 1", "answers 0"]
             .iter()

@@ -192,12 +192,12 @@ pub fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let word_lower = word.to_lowercase();
+    let word_lower = word.to_ascii_lowercase();
     candidates
         .into_iter()
         .filter(|c| !c.is_empty())
         .map(|c| {
-            let c_lower = c.to_lowercase();
+            let c_lower = c.to_ascii_lowercase();
             let prefix = c_lower.starts_with(&word_lower) || word_lower.starts_with(&c_lower);
             let distance =
                 if prefix && word.len() >= 3 { 1 } else { edit_distance(&word_lower, &c_lower) };

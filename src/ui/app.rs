@@ -162,6 +162,7 @@ impl Pages for AllPages {
     fn render(link: &Link, m: &Messages) -> Html {
         // This bundle carries the lessons (the tests' runner serves no files).
         crate::ui::lessons::compile_in(Some(catalogue::find));
+        crate::ui::quiz::compile_in(Some(crate::quiz::bank));
         match link.view.page() {
             Page::Main => render_main::<Self>(link, m),
             Page::Lab => LabPages::render(link, m),

@@ -95,7 +95,7 @@ pub(crate) fn start() {
 fn observe(message: &Outbound) {
     match message {
         Outbound::Progress { data } => {
-            if let Stored::Valid(progress) = Progress::read(Some(data)) {
+            if let Stored::Valid(progress) = Progress::read(Some(data), &crate::quiz::bank()) {
                 with_session(|s| s.on_quiz(progress));
             }
         }

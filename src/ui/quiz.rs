@@ -1,6 +1,9 @@
 //! The quiz: one question at a time, feedback with the explanation, "show me" in the
 //! simulator, and progress kept in localStorage (a versioned key; unreadable storage is
-//! reset with a visible notice, never a crash).
+//! reset with a visible notice, never a crash). The questions come from the bundle when it
+//! carries them (the browser tests' and the course package's), else fetched once from
+//! `quiz.json` beside the page, so the lab's bundle does not carry them for the sandbox's
+//! and the comparisons' visitors.
 
 use std::rc::Rc;
 
@@ -8,7 +11,7 @@ use yew::prelude::*;
 
 use crate::embed::{Answered, Inbound, Outbound, ReadyView};
 use crate::progress::{MASTERY_PCT, Progress, STORAGE_KEY, Stored, passed};
-use crate::quiz;
+use crate::quiz::{self, Question};
 use crate::route::{Link, View};
 use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
 use crate::ui::i18n::use_i18n;
@@ -22,9 +25,56 @@ pub(crate) struct QuizPageProps {
     pub(crate) link: Link,
 }
 
+/// How a bundle that carries the bank reads it.
+type CompiledBank = fn() -> Vec<Question>;
+
 thread_local! {
     /// The questions a course package's quiz SCO asks (all when none).
     static QUESTIONS: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+    /// The bank, when this bundle carries it (see [`compile_in`]).
+    static COMPILED: std::cell::Cell<Option<CompiledBank>> = const { std::cell::Cell::new(None) };
+    /// The bank once fetched, so coming back to the quiz does not fetch it again.
+    static FETCHED: std::cell::RefCell<Option<Rc<Vec<Question>>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Called by `App` for the bundles that carry the bank (`quiz::bank`).
+pub(crate) fn compile_in(bank: Option<CompiledBank>) {
+    COMPILED.with(|c| c.set(bank));
+}
+
+/// The bank if it is here already: compiled in, or fetched before.
+fn bank_at_hand() -> Option<Rc<Vec<Question>>> {
+    match COMPILED.with(std::cell::Cell::get) {
+        Some(bank) => Some(Rc::new(bank())),
+        None => FETCHED.with(|f| f.borrow().clone()),
+    }
+}
+
+/// The bank fetched from `quiz.json`, and kept.
+async fn fetch_bank() -> Result<Rc<Vec<Question>>, String> {
+    let text = crate::ui::i18n::fetch_text("quiz.json").await?;
+    let bank = Rc::new(quiz::parse_bank(&text)?.questions);
+    FETCHED.with(|f| *f.borrow_mut() = Some(bank.clone()));
+    Ok(bank)
+}
+
+/// The bank, once it is there (`None` while it is fetched; at once when it is at hand, so
+/// the quiz of a bundle that carries it renders on its first pass).
+#[hook]
+fn use_bank() -> Option<Result<Rc<Vec<Question>>, String>> {
+    let loaded = use_state(|| bank_at_hand().map(Ok));
+    {
+        let loaded = loaded.clone();
+        use_effect_with((), move |_| {
+            if loaded.is_none() {
+                wasm_bindgen_futures::spawn_local(
+                    async move { loaded.set(Some(fetch_bank().await)) },
+                );
+            }
+            || ()
+        });
+    }
+    (*loaded).clone()
 }
 
 /// Makes this page a course package's quiz: only `ids`, in that order, with progress kept
@@ -50,7 +100,7 @@ struct Loaded {
     notice: Option<&'static str>,
 }
 
-fn load_progress() -> Loaded {
+fn load_progress(bank: &[Question]) -> Loaded {
     if QUESTIONS.with(|q| q.borrow().is_some()) {
         return Loaded { progress: Progress::default(), notice: None };
     }
@@ -58,7 +108,7 @@ fn load_progress() -> Loaded {
         return Loaded { progress: Progress::default(), notice: Some("quiz.storage_none") };
     };
     let stored = storage.get_item(STORAGE_KEY).ok().flatten();
-    match Progress::read(stored.as_deref()) {
+    match Progress::read(stored.as_deref(), bank) {
         Stored::Valid(progress) => Loaded { progress, notice: None },
         Stored::Nothing => Loaded { progress: Progress::default(), notice: None },
         Stored::Corrupt => {
@@ -82,20 +132,45 @@ fn save_progress(progress: &Progress) {
 #[component]
 pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
     let m = use_i18n();
-    let questions = use_memo((), |_| {
-        let bank = quiz::bank();
-        match QUESTIONS.with(|q| q.borrow().clone()) {
+    match use_bank() {
+        None => html! {
+            <section class="quiz" data-testid="quiz-loading"><p class="muted">{ m.t("loading") }</p></section>
+        },
+        Some(Err(why)) => html! {
+            <section class="quiz">
+                <p class="notice" role="alert" data-testid="quiz-load-failed">{ m.labf("quiz.load_failed", &[("why", &why)]) }</p>
+            </section>
+        },
+        Some(Ok(bank)) => html! {
+            <Quiz {bank} embed={props.embed} origins={props.origins.clone()} link={props.link.clone()} />
+        },
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct QuizProps {
+    bank: Rc<Vec<Question>>,
+    embed: bool,
+    origins: Vec<String>,
+    link: Link,
+}
+
+/// The quiz over a bank that has arrived.
+#[component]
+fn Quiz(props: &QuizProps) -> Html {
+    let m = use_i18n();
+    let questions =
+        use_memo(props.bank.clone(), |bank| match QUESTIONS.with(|q| q.borrow().clone()) {
             Some(ids) => {
                 ids.iter().filter_map(|id| bank.iter().find(|q| &q.id == id).cloned()).collect()
             }
-            None => bank,
-        }
-    });
+            None => bank.to_vec(),
+        });
     let ids: Rc<Vec<String>> = {
         let questions = questions.clone();
         use_memo((), move |_| questions.iter().map(|q| q.id.clone()).collect())
     };
-    let loaded = use_memo((), |_| load_progress());
+    let loaded = use_memo(props.bank.clone(), |bank| load_progress(bank));
     let progress = use_state(|| loaded.progress.clone());
     let notice = loaded.notice;
     let started_ms = use_memo((), |_| js_sys::Date::now());
@@ -110,9 +185,10 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
     // A host that kept the learner's progress gives it back (checked like stored progress).
     {
         let progress = progress.clone();
+        let bank = props.bank.clone();
         use_host_messages(move |message| {
             if let Inbound::RestoreProgress { data } = message
-                && let Stored::Valid(restored) = Progress::read(Some(&data))
+                && let Stored::Valid(restored) = Progress::read(Some(&data), &bank)
             {
                 if let Some(s) = storage() {
                     let _ = s.set_item(STORAGE_KEY, &data);

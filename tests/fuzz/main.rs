@@ -486,11 +486,12 @@ fn stored_progress_embed_messages_and_language_packs_never_panic() {
         p.record("q-failover", false);
         p.to_text()
     };
+    let bank = fencing_playground::quiz::bank();
     fuzz(
         "progress",
         |prng| mutate(prng, &progress_base),
         |text| {
-            let _ = progress::Progress::read(Some(text));
+            let _ = progress::Progress::read(Some(text), &bank);
         },
     );
     let embed_bases = [

@@ -397,7 +397,7 @@ fn ScenarioEditor() -> Html {
             if !(e.ctrl_key() || e.meta_key()) {
                 return;
             }
-            let action = match (e.key().to_lowercase().as_str(), e.shift_key()) {
+            let action = match (e.key().to_ascii_lowercase().as_str(), e.shift_key()) {
                 ("z", false) => Action::Undo,
                 ("z", true) | ("y", false) => Action::Redo,
                 _ => return,
