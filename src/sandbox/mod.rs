@@ -19,7 +19,9 @@ pub use fields::{
 
 use crate::catalogue::codec;
 use crate::catalogue::load::{self, LoadError};
-use crate::sim::scenario::{Anchor, Expected, Fact, Narration, Prompt, ScenarioId, WorkerSetup};
+use crate::sim::scenario::{
+    Anchor, Expected, Fact, KeyIs, Narration, Prompt, ScenarioId, WorkerSetup,
+};
 use crate::sim::{Scenario, WorkerId};
 
 /// The editor: text, the scenario it last parsed to, why the last change was refused, and
@@ -35,6 +37,9 @@ pub struct Editor {
     pub source: Source,
     /// Whether `text` itself reads as `scenario`.
     pub text_valid: bool,
+    /// Whether `scenario` is only a stand-in: the text opened (a stored draft, a link, an
+    /// import) has not loaded since, so there is no last valid scenario of it to show.
+    pub nothing_loaded: bool,
     /// A refused field's path and what the author typed into it, shown in that field.
     pub rejected: Option<(String, String)>,
     /// Story texts copied from a template that the author has neither edited nor confirmed:
@@ -192,6 +197,7 @@ impl Editor {
             error: None,
             source: Source::Text,
             text_valid: true,
+            nothing_loaded: false,
             rejected: None,
             inherited: Vec::new(),
             undo: Vec::new(),
@@ -219,10 +225,12 @@ impl Editor {
             Action::Load(text) => {
                 let mut next = self.with_text(text);
                 next.inherited.clear();
+                next.nothing_loaded = !next.text_valid;
                 next
             }
             Action::LoadCopy(text) => {
                 let mut next = self.with_text(text);
+                next.nothing_loaded = !next.text_valid;
                 if next.text_valid {
                     let mut copy = next.scenario.clone();
                     // The blank lesson is nobody's: its id is the author's to change.
@@ -349,6 +357,7 @@ impl Editor {
                 next.scenario = scenario;
                 next.error = None;
                 next.text_valid = true;
+                next.nothing_loaded = false;
             }
             Err(error) => {
                 next.error = Some(lint::explain(error, &text));
@@ -368,6 +377,7 @@ impl Editor {
         next.error = None;
         next.source = Source::Text;
         next.text_valid = true;
+        next.nothing_loaded = false;
         next.rejected = None;
         next
     }
@@ -754,7 +764,7 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
             s.setup.workers.remove(i);
         }
         Action::RenameWorker(i, name) => {
-            worker(s, i)?;
+            let old = worker(s, i)?.name.clone();
             let name = name.trim().to_owned();
             if name.is_empty() {
                 return Err(refuse(
@@ -768,6 +778,8 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
                     format!("another worker is already called {name}"),
                 ));
             }
+            // Faults name the worker by id and follow it; the lesson names it in words.
+            rename_in_lesson(s, &old, &name);
             worker_mut(s, i)?.name = name;
         }
         Action::SetStart(i, text) => {
@@ -917,6 +929,59 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
         Action::SetExpect(expect) => s.expect = expect,
     }
     Ok(())
+}
+
+/// Follows a worker's rename through the lesson: the anchors of narration and prompts, and
+/// every fact that names the worker (as actor, writer, holder or `updated_by`).
+fn rename_in_lesson(s: &mut Scenario, old: &str, new: &str) {
+    let anchor = |a: &mut Anchor| {
+        if a.actor.as_deref() == Some(old) {
+            a.actor = Some(new.to_owned());
+        }
+    };
+    let name = |n: &mut String| {
+        if n == old {
+            new.clone_into(n);
+        }
+    };
+    let fact = |f: &mut Fact| match f {
+        Fact::Write { worker, .. } | Fact::Grant { worker, .. } => name(worker),
+        Fact::Belief { after, worker, .. } => {
+            anchor(after);
+            name(worker);
+        }
+        Fact::Event { at, .. } | Fact::NoEvent { at } => anchor(at),
+        Fact::Key { after, is, .. } => {
+            anchor(after);
+            if let KeyIs::OwnedBy(holder) = is {
+                name(holder);
+            }
+        }
+        Fact::Row { after, updated_by, .. } => {
+            anchor(after);
+            if let Some(by) = updated_by {
+                name(by);
+            }
+        }
+        Fact::Before { first, then } => {
+            anchor(first);
+            anchor(then);
+        }
+        Fact::Violation { .. }
+        | Fact::NoViolations
+        | Fact::Warning { .. }
+        | Fact::Charges { .. }
+        | Fact::Overlap { .. } => {}
+    };
+    s.claims.iter_mut().for_each(fact);
+    for n in &mut s.narration {
+        anchor(&mut n.at);
+        n.facts.iter_mut().for_each(fact);
+    }
+    for p in &mut s.prompts {
+        anchor(&mut p.at);
+        p.facts.iter_mut().for_each(fact);
+    }
 }
 
 fn number(text: &str, path: &str) -> Result<u64, LoadError> {

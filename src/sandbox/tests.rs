@@ -509,3 +509,44 @@ fn a_number_no_fact_covers_is_unchecked_not_untrue() {
     assert!(!here.is_empty(), "{marks:#?}");
     assert!(here.iter().all(|m| m.kind == MarkKind::Unchecked), "{here:#?}");
 }
+
+#[test]
+fn a_draft_whose_text_never_loaded_shows_no_stand_in() {
+    // A stored draft left broken: after a reload the editor opens it from a blank start.
+    let good = crate::catalogue::codec::write_scenario(
+        &catalogue::find("gc-pause-fenced").expect("built-in"),
+    )
+    .pretty();
+    let broken = good.replacen("\"worker\": \"A\"", "\"worker\": \"Z\"", 1);
+    let opened = Editor::new(&catalogue::find("gc-pause-fenced").expect("built-in"))
+        .apply(Action::Load(broken.clone()))
+        .settled();
+    assert!(opened.nothing_loaded, "the blank start is not this draft's last valid scenario");
+    assert!(opened.runnable().is_none() && !opened.can_undo());
+    let message = opened.error.as_ref().map(ToString::to_string).unwrap_or_default();
+    assert!(message.contains("no worker is called \u{201c}Z\u{201d}"), "{message}");
+    // Once the text loads, its scenario is real, and stays the last valid one when the
+    // text breaks again.
+    let fixed = opened.apply(Action::SetText(good.clone()));
+    assert!(!fixed.nothing_loaded && fixed.runnable().is_some());
+    let again = fixed.apply(Action::SetText(broken));
+    assert!(!again.nothing_loaded && again.runnable().is_none() && again.can_undo());
+}
+
+#[test]
+fn a_rename_follows_the_worker_through_the_lesson() {
+    // The built-in's narration, prompts and claims name A: after A becomes Alpha they name
+    // Alpha, so every sentence still holds and no anchor points at nobody.
+    let renamed = editor().apply(Action::RenameWorker(0, "Alpha".into()));
+    assert_eq!(renamed.error, None);
+    let s = &renamed.scenario;
+    let trace = sim::run(&s.setup);
+    assert_eq!(story::marks(&trace, s), Vec::new(), "the story still holds");
+    assert!(
+        lint(s, &trace).iter().all(|w| !w.message.contains("no actor")),
+        "{:?}",
+        lint(s, &trace)
+    );
+    assert!(!renamed.text.contains("\"A\""), "A is named nowhere any more");
+    assert!(renamed.text.contains("\"actor\": \"Alpha\""));
+}

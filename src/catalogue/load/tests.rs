@@ -111,7 +111,10 @@ fn truncated_malformed_and_absurd_files_are_refused() {
         "\"worker\": \"Z\", \"at_ms\": 1000",
         1,
     );
-    assert!(error_of(&ghost).contains("no worker is called"), "{}", error_of(&ghost));
+    // Where, and which names there are.
+    let ghost = error_of(&ghost);
+    assert!(ghost.starts_with("$.faults[0].worker"), "{ghost}");
+    assert!(ghost.contains("no worker is called \u{201c}Z\u{201d} (workers: A"), "{ghost}");
 }
 
 #[test]

@@ -129,17 +129,27 @@ impl NamedFault {
     /// This fault with its names resolved against `setup`'s workers and nodes, or the member
     /// that names nothing (`worker` or `node`) and the refusal to show there.
     pub fn resolve(self, setup: &Setup) -> Result<Fault, (&'static str, String)> {
+        // The refusal lists the names there are, so the author sees the spelling wanted.
+        let refusal = |member: &'static str, name: String, known: Vec<&str>| {
+            let list = known.join(", ");
+            (member, format!("no {member} is called \u{201c}{name}\u{201d} ({member}s: {list})"))
+        };
         self.map(
             |name| {
                 let at = setup.workers.iter().position(|w| w.name == name);
                 at.map(WorkerId::at).ok_or_else(|| {
-                    ("worker", format!("no worker is called \u{201c}{name}\u{201d}"))
+                    refusal("worker", name, setup.workers.iter().map(|w| w.name.as_str()).collect())
                 })
             },
             |name| {
                 let at = setup.redis.nodes.iter().position(|n| n.name == name);
-                at.map(NodeId::at)
-                    .ok_or_else(|| ("node", format!("no node is called \u{201c}{name}\u{201d}")))
+                at.map(NodeId::at).ok_or_else(|| {
+                    refusal(
+                        "node",
+                        name,
+                        setup.redis.nodes.iter().map(|n| n.name.as_str()).collect(),
+                    )
+                })
             },
         )
     }

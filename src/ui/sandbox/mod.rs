@@ -601,10 +601,17 @@ fn ScenarioEditor() -> Html {
                 </label>
                 <a href="scenario-format.html" target="_blank" rel="noopener" data-testid="sandbox-format">{ m.lab("sandbox.format_link") }</a>
             </div>
+            // "Or undo" only when there is something to undo.
             if runnable.is_none() {
-                <p class="field-error" data-testid="sandbox-not-runnable">{ m.lab("sandbox.not_runnable") }</p>
+                <p class="field-error" data-testid="sandbox-not-runnable">{ m.lab(if editor.can_undo() { "sandbox.not_runnable" } else { "sandbox.not_runnable_fix" }) }</p>
             }
-            <preview::Preview preview={(*preview).clone()} apply={apply.clone()} />
+            // A draft whose text never loaded has no run of its own: showing the stand-in's
+            // would show another lesson.
+            if editor.nothing_loaded {
+                <p class="notice" role="status" data-testid="sandbox-nothing-loaded">{ m.lab("sandbox.nothing_loaded") }</p>
+            } else {
+                <preview::Preview preview={(*preview).clone()} apply={apply.clone()} />
+            }
             if let (true, Some(s)) = (*comparing, runnable.clone()) {
                 <div class="sandbox-compare" data-testid="sandbox-compare-view">
                     <p class="note">{ m.lab("sandbox.compare_note") }</p>
@@ -613,15 +620,16 @@ fn ScenarioEditor() -> Html {
             }
             <div class="editor-grid">
                 <div class="form" data-testid="sandbox-form">
-                    if locked {
-                        <p class="field-error" role="status" data-testid="sandbox-form-locked">{ m.lab("sandbox.form_locked") }</p>
+                    if locked && !editor.nothing_loaded {
+                        <p class="field-error" role="status" data-testid="sandbox-form-locked">{ m.lab(if editor.can_undo() { "sandbox.form_locked" } else { "sandbox.form_locked_fix" }) }</p>
                     }
                     // A refused field shows what was typed; say plainly that the scenario (and
                     // Run) keeps the last values that loaded until the field is fixed.
                     if let (Some(_), Source::Form) = (&editor.error, editor.source) {
                         <p class="field-error" role="status" data-testid="sandbox-field-kept">{ m.lab("sandbox.field_kept") }</p>
                     }
-                    <fieldset class="form-body" disabled={locked}>
+                    // The stand-in of a draft that never loaded is not shown as its form.
+                    <fieldset class="form-body" disabled={locked} hidden={editor.nothing_loaded}>
                         <story::StoryForm editor={editor.clone()} preview={(*preview).clone()} apply={apply.clone()} />
                         { settings(&m, editor, &apply) }
                         <h3>{ m.lab("sandbox.workers") }</h3>
