@@ -28,8 +28,13 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
     page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
 
+    // Until the bundle runs, the page says it is loading (in its three languages); the app
+    // replaces that line when it mounts.
+    const served = await (await page.request.get(url)).text();
+    if (!served.includes('class="boot"') && !served.includes('class=boot')) problems.push('index.html has no loading line for the time its bundle downloads');
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForSelector('[data-testid=home]', { timeout: 15000 });
+    if (await page.locator('.boot').count() !== 0) problems.push('the loading line stays after the app mounted');
     const cards = await page.locator('[data-testid=scenario-card]').count();
     if (cards < 1) problems.push('home view shows no scenario cards');
     const heading = await page.locator('.brand').innerText();

@@ -420,3 +420,26 @@ async fn set_change_path(root: &web_sys::Element, path: &str, value: &str) {
     input.set_value(value);
     crate::support::fire(&input, "change").await;
 }
+
+#[wasm_bindgen_test]
+async fn a_fault_s_worker_is_chosen_from_the_scenario_s_workers() {
+    let root = mount_sandbox().await;
+    click(&root, "sandbox-add-worker").await;
+    set_change(&root, "sandbox-add-fault", "pause").await;
+    let path = "$.faults[0].worker";
+    let select: web_sys::HtmlSelectElement =
+        wasm_bindgen::JsCast::dyn_into(field_at(&root, path)).expect("a menu, not free text");
+    let names: Vec<String> = (0..select.length())
+        .filter_map(|i| select.item(i))
+        .map(|o| o.get_attribute("value").unwrap_or_default())
+        .collect();
+    let workers = root.query_selector_all("[data-testid=sandbox-worker]").unwrap().length();
+    assert!(workers >= 2, "a worker was added");
+    assert_eq!(names.len() as u32, workers, "one option per worker: {names:?}");
+    let last = names.last().expect("a worker").clone();
+    select.set_value(&last);
+    crate::support::fire(&select, "change").await;
+    let json = json_text(&root);
+    let faults = &json[json.find("\"faults\"").expect("faults")..];
+    assert!(faults.contains(&format!("\"worker\": \"{last}\"")), "{faults}");
+}

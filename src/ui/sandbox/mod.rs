@@ -857,6 +857,24 @@ fn row_fields(
                         }
                     }
                     Field::Number(v) => value_input(editor, &path, label, None, v, true, "sandbox-row-field", set),
+                    // A fault's worker or node is one of the scenario's: a menu of their names.
+                    Field::Text(v) if matches!(row, Row::Fault(_)) && (key == "worker" || key == "node") => {
+                        let setup = &editor.scenario.setup;
+                        let names: Vec<String> = match key.as_str() {
+                            "worker" => setup.workers.iter().map(|w| w.name.clone()).collect(),
+                            _ => setup.redis.nodes.iter().map(|n| n.name.clone()).collect(),
+                        };
+                        let onchange = { let set = set.clone(); Callback::from(move |e: Event| set.emit(select_value(&e))) };
+                        html! {
+                            <label class="field" title={help.clone()}>
+                                <span>{ label }</span>
+                                <select data-testid="sandbox-row-field" data-path={path.clone()} {onchange}>
+                                    { for names.iter().map(|n| html! { <option value={n.clone()} selected={*n == v}>{ n }</option> }) }
+                                </select>
+                                { field_error(editor, &path) }
+                            </label>
+                        }
+                    }
                     Field::Text(v) => value_input(editor, &path, label, None, v, false, "sandbox-row-field", set),
                     Field::Flag(b) => {
                         let onchange = { let set = set.clone(); Callback::from(move |e: Event| {
