@@ -443,3 +443,31 @@ async fn a_fault_s_worker_is_chosen_from_the_scenario_s_workers() {
     let faults = &json[json.find("\"faults\"").expect("faults")..];
     assert!(faults.contains(&format!("\"worker\": \"{last}\"")), "{faults}");
 }
+
+#[wasm_bindgen_test]
+async fn a_picked_fault_drops_on_a_worker_s_start_too() {
+    // With a fault picked, a click on a worker's start handle (or an event drawn on the
+    // lane) reaches the lane under it: where the author wants to stall a worker is often
+    // right where it starts.
+    let root = mount_sandbox().await;
+    let handle =
+        root.query_selector("[data-testid=sandbox-start-handle]").unwrap().expect("a start handle");
+    handle.scroll_into_view();
+    crate::support::settle().await;
+    let r = handle.get_bounding_client_rect();
+    let (cx, cy) = ((r.left() + r.right()) / 2.0, (r.top() + r.bottom()) / 2.0);
+    let document = web_sys::window().unwrap().document().unwrap();
+    let hit = |what: &str| {
+        let el = document
+            .element_from_point(cx as f32, cy as f32)
+            .unwrap_or_else(|| panic!("{what}: nothing there"));
+        el.get_attribute("data-testid").unwrap_or_default()
+    };
+    assert_eq!(
+        hit("before"),
+        "sandbox-start-handle",
+        "the handle is on top until a fault is picked"
+    );
+    set_change(&root, "sandbox-drop-kind", "pause").await;
+    assert_eq!(hit("picked"), "sandbox-lane", "the click goes through to the lane");
+}

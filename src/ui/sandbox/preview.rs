@@ -135,6 +135,10 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
         }
     };
     let x = |ms: u64| GUTTER + scale.x(ms);
+    // While a fault is picked, every click is for a lane: the marks drawn on the lanes
+    // (faults, events, start handles) let it through to the lane under them, so a fault
+    // can be dropped on a worker's start or on an event too.
+    let through = (!dropping.is_empty()).then_some("none");
     let lane_click = |lane: String| {
         let dropping = dropping.clone();
         let apply = props.apply.clone();
@@ -222,13 +226,13 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                         <g class={classes!("fault", span.kind)} data-testid="sandbox-fault-span" data-fault={span.fault.to_string()}>
                             <rect class="fault-body" x={x0.to_string()} y={(y + 8.0).to_string()} width={(x1 - x0).to_string()} height={(LANE_H - 16.0).to_string()}
                                 tabindex="0" role="slider" aria-label={handle_label(at)} aria-valuenow={span.from_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
-                                data-testid="sandbox-fault-handle" onpointerdown={grab(at)} onkeydown={keys(at)}>
+                                data-testid="sandbox-fault-handle" pointer-events={through} onpointerdown={grab(at)} onkeydown={keys(at)}>
                                 <title>{ handle_label(at) }</title>
                             </rect>
                             if span.stretches {
                                 <rect class="fault-end" x={(x1 - 4.0).to_string()} y={(y + 5.0).to_string()} width="8" height={(LANE_H - 10.0).to_string()}
                                     tabindex="0" role="slider" aria-label={handle_label(end)} aria-valuenow={span.to_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
-                                    data-testid="sandbox-fault-end" onpointerdown={grab(end)} onkeydown={keys(end)}>
+                                    data-testid="sandbox-fault-end" pointer-events={through} onpointerdown={grab(end)} onkeydown={keys(end)}>
                                     <title>{ handle_label(end) }</title>
                                 </rect>
                             }
@@ -241,7 +245,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                     let tag = event.kind.tag();
                     html! {
                         <circle class={classes!("event", tag, (*selected == Some(i)).then_some("selected"))} cx={x(event.at_ms).to_string()} cy={(y + LANE_H / 2.0).to_string()} r="4"
-                            data-testid="sandbox-event" data-kind={tag} onclick={pick(i)}>
+                            data-testid="sandbox-event" data-kind={tag} pointer-events={through} onclick={pick(i)}>
                             <title>{ format!("{} ms: {tag} ({name}){}", event.at_ms, reply_words(&event.reply)) }</title>
                         </circle>
                     }
@@ -253,7 +257,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                     html! {
                         <path class="start-handle" d={format!("M{} {} l7 {} l-7 {} z", cx, y + 5.0, (LANE_H - 10.0) / 2.0, (LANE_H - 10.0) / 2.0)}
                             tabindex="0" role="slider" aria-label={handle_label(handle)} aria-valuenow={w.start_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
-                            data-testid="sandbox-start-handle" data-worker={w.name.clone()} onpointerdown={grab(handle)} onkeydown={keys(handle)}>
+                            data-testid="sandbox-start-handle" data-worker={w.name.clone()} pointer-events={through} onpointerdown={grab(handle)} onkeydown={keys(handle)}>
                             <title>{ handle_label(handle) }</title>
                         </path>
                     }
