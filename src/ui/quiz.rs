@@ -368,7 +368,15 @@ fn Quiz(props: &QuizProps) -> Html {
         })
     };
     let answered = progress.answers.len().to_string();
-    let correct = progress.correct().to_string();
+    // What the score counts (and an LMS records): first answers only.
+    let first = progress.score(&ids).to_string();
+    // A question answered before says how it went, so coming back is not a blank slate.
+    let before = match (checked.is_none(), progress.answers.get(&q.id)) {
+        (true, Some(a)) if a.first_correct => Some("quiz.before_right"),
+        (true, Some(a)) if a.correct => Some("quiz.before_right_since"),
+        (true, Some(_)) => Some("quiz.before_not_yet"),
+        _ => None,
+    };
     html! {
         <section class="quiz" data-testid="quiz">
             <h1>{ m.lab("quiz.title") }</h1>
@@ -376,8 +384,11 @@ fn Quiz(props: &QuizProps) -> Html {
                 <p class="notice" role="alert" data-testid="storage-notice">{ m.lab(notice) }</p>
             }
             <p class="muted" data-testid="quiz-progress">
-                { m.labf("quiz.progress", &[("n", &(*index + 1).to_string()), ("m", &n.to_string()), ("answered", &answered), ("correct", &correct)]) }
+                { m.labf("quiz.progress", &[("n", &(*index + 1).to_string()), ("m", &n.to_string()), ("answered", &answered), ("first", &first)]) }
             </p>
+            if let Some(before) = before {
+                <p class="muted" data-testid="quiz-before">{ m.lab(before) }</p>
+            }
             <fieldset class="question" data-testid="question" data-id={q.id.clone()}>
                 <legend data-testid="quiz-prompt">{ m.content(&key("prompt"), &q.prompt) }</legend>
                 <ol class="options">{ for options }</ol>

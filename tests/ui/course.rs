@@ -55,7 +55,8 @@ async fn a_host_keeps_quiz_progress_and_gives_it_back() {
         .unwrap();
     settle().await;
     assert!(
-        text(&find(&root, "quiz-progress").unwrap()).contains("answered 2 · correct 1"),
+        text(&find(&root, "quiz-progress").unwrap())
+            .contains("answered 2 · right the first time 1"),
         "{}",
         text(&find(&root, "quiz-progress").unwrap())
     );

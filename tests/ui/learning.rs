@@ -46,10 +46,24 @@ async fn quiz_answers_get_feedback_and_progress_is_stored() {
     assert!(show.starts_with("#/s/gc-pause-fenced?v=1&t=40000"), "{show}");
     let stored = storage().get_item(PROGRESS_KEY).unwrap().unwrap();
     assert_eq!(stored, r#"{"stale-write-at-the-db":{"c":false,"f":false,"n":1}}"#);
-    assert!(text(&find(&root, "quiz-progress").unwrap()).contains("answered 1 · correct 0"));
-    // A fresh page reads the stored progress back.
+    assert!(
+        text(&find(&root, "quiz-progress").unwrap())
+            .contains("answered 1 · right the first time 0")
+    );
+    // A fresh page reads the stored progress back, and the question says how it went.
     let again = mount_at("#/quiz").await;
-    assert!(text(&find(&again, "quiz-progress").unwrap()).contains("answered 1 · correct 0"));
+    assert!(
+        text(&find(&again, "quiz-progress").unwrap())
+            .contains("answered 1 · right the first time 0")
+    );
+    let before = text(&find(&again, "quiz-before").expect("the earlier answer is recalled"));
+    assert!(before.contains("not right yet"), "{before}");
+    // Right on the second try: recalled as such, and the score still counts the first.
+    choose(&again, 1).await;
+    click(&again, "quiz-check").await;
+    let third = mount_at("#/quiz").await;
+    assert!(text(&find(&third, "quiz-before").unwrap()).contains("right since"));
+    assert!(text(&find(&third, "quiz-progress").unwrap()).contains("right the first time 0"));
 }
 
 #[wasm_bindgen_test]
