@@ -235,6 +235,16 @@ pub fn App<P: Pages>() -> Html {
         });
     }
     let m = (*messages).clone();
+    // The document's language is the one its text is in (English while a pack loads or
+    // if it failed), so screen readers and translation tools read it right.
+    use_effect_with(m.lang, |lang| {
+        if let Some(root) =
+            web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("lang", lang.code());
+        }
+        || ()
+    });
     let on_lang = {
         let link = link.clone();
         Callback::from(move |e: Event| {

@@ -62,7 +62,7 @@ async fn quiz_answers_get_feedback_and_progress_is_stored() {
     choose(&again, 1).await;
     click(&again, "quiz-check").await;
     let third = mount_at("#/quiz").await;
-    assert!(text(&find(&third, "quiz-before").unwrap()).contains("right since"));
+    assert!(text(&find(&third, "quiz-before").unwrap()).contains("right on a later try"));
     assert!(text(&find(&third, "quiz-progress").unwrap()).contains("right the first time 0"));
 }
 
@@ -285,8 +285,15 @@ async fn switching_language_changes_the_ui_the_narration_and_the_quiz() {
     assert!(
         text(&find(&quiz, "quiz-prompt").unwrap()).starts_with("A mengambil lock dengan token 33")
     );
+    let html = || web_sys::window().unwrap().document().unwrap().document_element().unwrap();
+    assert_eq!(
+        html().get_attribute("lang").as_deref(),
+        Some("id"),
+        "the document says its language"
+    );
     let english = mount_at("#/quiz?lang=en").await;
     assert!(
         text(&find(&english, "quiz-prompt").unwrap()).starts_with("A took the lock with token 33")
     );
+    assert_eq!(html().get_attribute("lang").as_deref(), Some("en"));
 }

@@ -196,7 +196,8 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                         { for fault_kinds().iter().map(|k| html! { <option value={*k} selected={*dropping == *k}>{ m.lab(&format!("sandbox.fault.{k}")) }</option> }) }
                     </select>
                 </label>
-                if !dropping.is_empty() { <span class="note" role="status">{ m.lab("sandbox.drop_hint") }</span> }
+                // Node faults land only on a node's lane, worker faults on a worker's: say which.
+                if !dropping.is_empty() { <span class="note" role="status" data-testid="sandbox-drop-hint">{ m.lab(if crate::sandbox::fault_on_node(&dropping) { "sandbox.drop_hint_node" } else { "sandbox.drop_hint_worker" }) }</span> }
             </div>
             // On a narrow screen the drawing keeps a workable size and scrolls sideways.
             <div class="timeline-wrap">
