@@ -42,20 +42,7 @@ pub(crate) async fn load(id: &str) -> Result<Scenario, String> {
 /// The built-in `id`, once it is there (`None` while it loads).
 #[hook]
 pub(crate) fn use_lesson(id: &str) -> Option<Result<Scenario, String>> {
-    let loaded = use_state(|| None::<(String, Result<Scenario, String>)>);
-    {
-        let loaded = loaded.clone();
-        use_effect_with(id.to_owned(), move |id| {
-            let id = id.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let result = load(&id).await;
-                loaded.set(Some((id, result)));
-            });
-            || ()
-        });
-    }
-    // A result for another id (the view moved on) is not this one's.
-    (*loaded).clone().filter(|(for_id, _)| for_id == id).map(|(_, r)| r)
+    crate::ui::hooks::use_loaded(id.to_owned(), |_| None, |id| async move { load(&id).await })
 }
 
 /// The lab's views of one built-in.

@@ -43,11 +43,12 @@ pub(crate) fn compile_in(bank: Option<CompiledBank>) {
 }
 
 /// The bank if it is here already: compiled in, or fetched before.
-fn bank_at_hand() -> Option<Rc<Vec<Question>>> {
-    match COMPILED.with(std::cell::Cell::get) {
+fn bank_at_hand() -> Option<Result<Rc<Vec<Question>>, String>> {
+    let bank = match COMPILED.with(std::cell::Cell::get) {
         Some(bank) => Some(Rc::new(bank())),
         None => FETCHED.with(|f| f.borrow().clone()),
-    }
+    };
+    bank.map(Ok)
 }
 
 /// The bank fetched from `quiz.json`, and kept.
@@ -58,23 +59,10 @@ async fn fetch_bank() -> Result<Rc<Vec<Question>>, String> {
     Ok(bank)
 }
 
-/// The bank, once it is there (`None` while it is fetched; at once when it is at hand, so
-/// the quiz of a bundle that carries it renders on its first pass).
+/// The bank, once it is there (`None` while it is fetched; at once when it is at hand).
 #[hook]
 fn use_bank() -> Option<Result<Rc<Vec<Question>>, String>> {
-    let loaded = use_state(|| bank_at_hand().map(Ok));
-    {
-        let loaded = loaded.clone();
-        use_effect_with((), move |_| {
-            if loaded.is_none() {
-                wasm_bindgen_futures::spawn_local(
-                    async move { loaded.set(Some(fetch_bank().await)) },
-                );
-            }
-            || ()
-        });
-    }
-    (*loaded).clone()
+    crate::ui::hooks::use_loaded((), |_| bank_at_hand(), |_| fetch_bank())
 }
 
 /// Makes this page a course package's quiz: only `ids`, in that order, with progress kept

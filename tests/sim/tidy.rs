@@ -174,14 +174,8 @@ fn long_functions(source: &str, max_lines: usize) -> Vec<(String, usize)> {
 fn the_model_has_no_file_over_800_lines_and_no_unexplained_function_over_100() {
     // A newcomer should find each responsibility in a file of its own (src/sim/world/ is
     // split by what it models), and read any function in one screenful or two.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    rust_files(&root.join("src/sim"), &mut files);
-    files.sort();
     let mut problems = Vec::new();
-    for file in &files {
-        let source = std::fs::read_to_string(file).expect("readable source");
-        let name = file.strip_prefix(root).unwrap_or(file).display().to_string();
+    for (name, source) in model_sources() {
         let n_lines = source.lines().count();
         if n_lines > 800 {
             problems.push(format!("{name}: {n_lines} lines"));
@@ -199,20 +193,29 @@ fn the_model_is_given_a_setup_and_never_a_lesson() {
     // promised outcome) stays with the `Scenario` in the catalogue. Only the scenario module,
     // which defines both, and the crate's re-export may name `Scenario`; and no model file
     // reads a lesson's members or looks a worker up by name.
+    let mut problems = Vec::new();
+    for (name, source) in model_sources() {
+        if name.starts_with("src/sim/scenario") || name == "src/sim/mod.rs" {
+            continue;
+        }
+        problems.extend(lesson_mentions(&source).into_iter().map(|m| format!("{name}: {m}")));
+    }
+    assert!(problems.is_empty(), "the model reads a lesson:\n{}", problems.join("\n"));
+}
+
+/// Every source file of the model, as (its path from the crate root, its text), in order.
+fn model_sources() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     rust_files(&root.join("src/sim"), &mut files);
     files.sort();
-    let mut problems = Vec::new();
-    for file in &files {
-        let name = file.strip_prefix(root).unwrap_or(file).display().to_string();
-        if name.starts_with("src/sim/scenario") || name == "src/sim/mod.rs" {
-            continue;
-        }
-        let source = std::fs::read_to_string(file).expect("readable source");
-        problems.extend(lesson_mentions(&source).into_iter().map(|m| format!("{name}: {m}")));
-    }
-    assert!(problems.is_empty(), "the model reads a lesson:\n{}", problems.join("\n"));
+    files
+        .iter()
+        .map(|file| {
+            let name = file.strip_prefix(root).unwrap_or(file).display().to_string();
+            (name, std::fs::read_to_string(file).expect("readable source"))
+        })
+        .collect()
 }
 
 /// What in `source` (outside comments) names a lesson: the `Scenario` type, a lesson's
