@@ -20,6 +20,7 @@ pub mod quiz;
 pub mod route;
 pub mod sandbox;
 pub mod scorm;
+pub mod search;
 pub mod sim;
 pub mod timeline;
 #[cfg(target_arch = "wasm32")]

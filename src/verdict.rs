@@ -47,6 +47,8 @@ pub const KEYS: &[&str] = &[
     "verdict.sim.stale_token",
     "verdict.sim.stale_token_alone",
     "verdict.sim.stale_lease",
+    "verdict.sim.stale_holder",
+    "verdict.sim.stale_holder_plain",
     "verdict.sim.token_unique",
     "verdict.sim.token_order",
     "verdict.sim.owner_only_del",

@@ -21,7 +21,7 @@ mod cli {
     use fencing_playground::catalogue::{self, load};
     use fencing_playground::console::redis::RedisConsole;
     use fencing_playground::console::sql::{self, SqlConsole};
-    use fencing_playground::{explore, export, quiz, sim};
+    use fencing_playground::{explore, export, quiz, search, sim};
 
     /// The model of a Redis lease lock, its fencing token and the SQL fence, on the command line.
     #[derive(Parser)]
@@ -72,6 +72,9 @@ mod cli {
             #[arg(long)]
             suggest: bool,
         },
+        /// Searches the schedules near a lesson's for one that breaks a safety property:
+        /// the smallest change first (exit 0: none within the bounds, 1: found).
+        Search(SearchArgs),
         /// The risk explorer's Monte Carlo, as a table (the page's defaults, with fewer trials).
         Explore(ExploreArgs),
         /// A Redis console on the model: lines from standard input, replies as
@@ -87,6 +90,51 @@ mod cli {
     enum Format {
         Text,
         Json,
+    }
+
+    #[derive(clap::Args)]
+    struct SearchArgs {
+        /// A built-in's id, or a scenario file.
+        scenario: String,
+        /// A property to check (repeat for several; default: every property the lesson's
+        /// own run keeps).
+        #[arg(long = "property", value_name = "NAME", value_parser = property)]
+        properties: Vec<sim::Property>,
+        /// At most this many added faults (0 to 3).
+        #[arg(long, value_name = "K", default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
+        faults: u8,
+        /// The faults that may be added, comma-separated (default: the lesson's palette).
+        #[arg(long, value_name = "pause,crash,...", value_delimiter = ',', value_parser = addition)]
+        add: Option<Vec<search::Addition>>,
+        /// Keep the lesson's own times; only add faults.
+        #[arg(long)]
+        keep_times: bool,
+        /// Threads to run schedules on (default: every core). The answer is the same
+        /// whatever the number.
+        #[arg(long, value_name = "N", value_parser = threads)]
+        threads: Option<usize>,
+        /// What changed and what broke, or the JSON record (found, property, schedules,
+        /// bounds, scenario).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Also write the counterexample as a scenario file (for `fence run`).
+        #[arg(long, value_name = "FILE")]
+        out: Option<String>,
+    }
+
+    fn property(name: &str) -> Result<sim::Property, String> {
+        sim::Property::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = sim::Property::ALL.iter().map(|p| p.name()).collect();
+            format!("no property is called '{name}' (properties: {})", names.join(", "))
+        })
+    }
+
+    fn addition(word: &str) -> Result<search::Addition, String> {
+        use sim::scenario::Word;
+        search::Addition::from_word(word).ok_or_else(|| {
+            let words = search::Addition::words().join(", ");
+            format!("no fault is called '{word}' (faults: {words})")
+        })
     }
 
     #[derive(clap::Args)]
@@ -250,6 +298,7 @@ mod cli {
                 Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
             }
             Command::Explore(args) => explore_table(args),
+            Command::Search(args) => search_schedules(args),
             Command::Redis => {
                 let mut console = RedisConsole::new(0);
                 for line in stdin_lines()? {
@@ -347,6 +396,139 @@ mod cli {
             run.sim_runs
         );
         Ok(ExitCode::SUCCESS)
+    }
+
+    fn search_schedules(args: SearchArgs) -> Result<ExitCode, String> {
+        let lesson = match catalogue::find(&args.scenario) {
+            Some(scenario) => scenario,
+            None => read_scenario(&args.scenario)?,
+        };
+        let mut space = search::Space::for_setup(&lesson.setup);
+        space.max_added = usize::from(args.faults);
+        if let Some(add) = args.add {
+            space.add = add;
+        }
+        if args.keep_times {
+            space.vary = search::Vary::Nothing;
+        }
+        let properties = match args.properties.is_empty() {
+            true => search::default_properties(&sim::run_facts(&lesson.setup)),
+            false => args.properties,
+        };
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let threads = args.threads.unwrap_or(cores);
+        let report = search_on(&lesson.setup, space, properties, threads)?;
+        let counterexample =
+            report.found.as_ref().map(|found| search::counterexample_scenario(&lesson, found));
+        if let (Some(path), Some(scenario)) = (&args.out, &counterexample) {
+            let text = catalogue::codec::write_scenario(scenario).pretty();
+            std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
+        }
+        let changes: Vec<String> = report
+            .found
+            .iter()
+            .flat_map(|f| &f.changes)
+            .map(|c| search::describe(c, &lesson.setup))
+            .collect();
+        let broken = report.found.as_ref().map(|found| {
+            let trace = sim::run_events_only(&found.setup);
+            let first =
+                trace.summary().violations.into_iter().find(|v| v.name == found.property.name());
+            first.map_or_else(String::new, |v| v.explanation)
+        });
+        match args.format {
+            Format::Json => {
+                let scenario = counterexample.as_ref().map(|s| {
+                    let text = catalogue::codec::write_scenario(s).compact();
+                    serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default()
+                });
+                let record = serde_json::json!({
+                    "scenario_searched": lesson.id.as_str(),
+                    "found": report.found.is_some(),
+                    "property": report.found.as_ref().map(|f| f.property.name()),
+                    "explanation": broken,
+                    "changes": changes,
+                    "schedules": report.schedules,
+                    "runs": report.runs,
+                    "bounds": report.bounds,
+                    "capped": report.capped,
+                    "scenario": scenario,
+                });
+                println!("{}", serde_json::to_string_pretty(&record).unwrap_or_default());
+            }
+            Format::Text => match &report.found {
+                None => println!(
+                    "{}: no counterexample in {} schedules ({}{})",
+                    lesson.id,
+                    report.schedules,
+                    report.bounds,
+                    if report.capped { "; a level was cut to its smallest changes" } else { "" }
+                ),
+                Some(found) => {
+                    println!(
+                        "{}: {} broken after {} schedules ({})",
+                        lesson.id,
+                        found.property.name(),
+                        report.schedules,
+                        report.bounds
+                    );
+                    if changes.is_empty() {
+                        println!("  the lesson's own schedule");
+                    }
+                    for change in &changes {
+                        println!("  {change}");
+                    }
+                    println!("  {}", broken.unwrap_or_default());
+                    if let Some(path) = &args.out {
+                        println!("  replay it: fence run {path}");
+                    } else {
+                        println!("  write it with --out FILE, then: fence run FILE");
+                    }
+                }
+            },
+        }
+        Ok(if report.found.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    }
+
+    /// Runs a search with its schedules on `threads` threads; the chunks are fed back in
+    /// the order they were handed out, so the answer does not depend on the number.
+    fn search_on(
+        setup: &sim::Setup,
+        space: search::Space,
+        properties: Vec<sim::Property>,
+        threads: usize,
+    ) -> Result<search::Report, String> {
+        use rayon::prelude::*;
+        if threads == 1 {
+            return Ok(search::run(setup, space, properties));
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+        let mut search = search::Search::new(setup, space, properties);
+        loop {
+            let chunks: Vec<Vec<Vec<search::Change>>> =
+                std::iter::from_fn(|| search.next_chunk()).take(threads * 4).collect();
+            if chunks.is_empty() {
+                if let Some(report) = search.report() {
+                    return Ok(report);
+                }
+                continue;
+            }
+            let (setup, properties) = (search.setup(), search.properties());
+            let results: Vec<Vec<search::Evaluated>> = pool.install(|| {
+                chunks
+                    .par_iter()
+                    .map(|chunk| {
+                        chunk.iter().map(|c| search::evaluate(setup, c, properties)).collect()
+                    })
+                    .collect()
+            });
+            for result in &results {
+                search.feed(result);
+            }
+        }
     }
 
     fn sql_console() -> Result<ExitCode, String> {

@@ -112,6 +112,32 @@ impl Checker {
         self.leases.get(seq as usize).and_then(Option::as_ref)
     }
 
+    /// A write accepted from a lease that had already passed to another worker, none of
+    /// whose writes had reached the row: the fence had nothing newer to compare with and
+    /// let the stale holder through (it protects only from the new holder's first write on).
+    fn stale_holder(&self, fact: &WriteFact<'_>, names: &[String]) -> Option<Finding> {
+        let newer = self.newer_holder(fact.lease?, fact.worker).filter(|_| fact.changed)?;
+        let who = names.get(newer.worker.index()).map_or("?", String::as_str).to_owned();
+        let mut args = vec![("worker", fact.worker_name.to_owned())];
+        let key = match fact.token {
+            Some(token) => {
+                args.push(("token", token_text(self.source, token)));
+                "sim.stale_holder"
+            }
+            None => "sim.stale_holder_plain",
+        };
+        args.extend([("newer", who), ("t", secs(newer.at_ms))]);
+        let causes = vec![newer.event, fact.event];
+        Some(violation(Property::NoStaleHolder, Note::new(key, args), causes))
+    }
+
+    /// The first lease granted after `seq` to a worker other than `writer`, if any: the
+    /// holder that `seq`'s lease passed to.
+    fn newer_holder(&self, seq: u32, writer: WorkerId) -> Option<&LeaseRecord> {
+        let later = self.leases.get(seq as usize + 1..).unwrap_or_default();
+        later.iter().flatten().find(|record| record.worker != writer)
+    }
+
     /// A token was drawn; returns the previous high-water mark if this draw went below it.
     pub fn on_draw(&mut self, token: i64) -> Option<i64> {
         let reset = self.highest_drawn.filter(|&highest| token < highest);
@@ -259,6 +285,9 @@ impl Checker {
                 vec![("worker", fact.worker_name.to_owned()), ("newer", newer)],
             );
             findings.push(violation(Property::NoStaleAccept, note, vec![newest_event, fact.event]));
+        }
+        if findings.is_empty() {
+            findings.extend(self.stale_holder(fact, names));
         }
         if let Some(token) = fact.token {
             match self.writer_of_token.get(&token) {

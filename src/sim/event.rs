@@ -22,18 +22,39 @@ pub enum Actor {
 }
 
 /// The safety properties the checker enforces (see `check`).
-#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum Property {
     TokenUnique,
     TokenOrder,
     OwnerOnly,
     NoStaleAccept,
+    /// A write accepted from a worker whose lease had passed to another worker, before
+    /// any write of the newer holder reached the row (the fence only protects from the
+    /// new holder's first write on).
+    NoStaleHolder,
     OneWriterPerToken,
     PaidOnce,
     EffectOnce,
 }
 
 impl Property {
+    /// Every property, in the order the checker documents them.
+    pub const ALL: [Property; 8] = [
+        Property::TokenUnique,
+        Property::TokenOrder,
+        Property::OwnerOnly,
+        Property::NoStaleAccept,
+        Property::NoStaleHolder,
+        Property::OneWriterPerToken,
+        Property::PaidOnce,
+        Property::EffectOnce,
+    ];
+
+    /// The property `name` names (as [`Property::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Property> {
+        Property::ALL.into_iter().find(|p| p.name() == name)
+    }
+
     /// The name used in JSON output and docs.
     pub fn name(self) -> &'static str {
         match self {
@@ -41,6 +62,7 @@ impl Property {
             Property::TokenOrder => "token-order",
             Property::OwnerOnly => "owner-only",
             Property::NoStaleAccept => "no-stale-accept",
+            Property::NoStaleHolder => "no-stale-holder",
             Property::OneWriterPerToken => "one-writer-per-token",
             Property::PaidOnce => "paid-once",
             Property::EffectOnce => "effect-once",
@@ -49,7 +71,7 @@ impl Property {
 }
 
 /// Liveness warnings: not unsafe, but stuck.
-#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum WarningKind {
     AllWritesRejected,
     LockHeldByHungWorker,
@@ -65,7 +87,7 @@ impl WarningKind {
 }
 
 /// What happened. Worker-side kinds name the worker through the event's actor.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, Hash, PartialEq)]
 pub enum EventKind {
     /// The lock was granted (with its token, if the token came in the same step).
     Granted {
@@ -388,6 +410,14 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
     (
         "sim.stale_lease",
         "write by {worker} accepted although its lease had been superseded: {newer} was granted the lock later and its write was already accepted",
+    ),
+    (
+        "sim.stale_holder",
+        "write by {worker} with token {token} accepted after its lease had passed to {newer} (granted at {t}): no write of {newer}'s had reached the row yet, so the fence had nothing newer to compare with",
+    ),
+    (
+        "sim.stale_holder_plain",
+        "write by {worker} accepted after its lease had passed to {newer} (granted at {t}), while {newer} held the lock",
     ),
     ("sim.one_writer", "token {token} was accepted from two writers: {first} and {second}"),
     ("sim.paid_once", "order moved to paid a second time: first by {first}, now by {second}"),

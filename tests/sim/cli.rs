@@ -168,7 +168,9 @@ fn explore_prints_the_same_numbers_as_the_page() {
 fn every_verb_answers_help_and_refuses_unknown_flags() {
     let top = fence(&["--help"]);
     assert_eq!(top.status.code(), Some(0));
-    for verb in ["list", "run", "check", "bake", "quiz", "lesson", "explore", "redis", "sql"] {
+    for verb in
+        ["list", "run", "check", "bake", "quiz", "lesson", "explore", "search", "redis", "sql"]
+    {
         let help = fence(&[verb, "--help"]);
         assert_eq!(help.status.code(), Some(0), "{verb} --help");
         let usage = stdout(&help);
@@ -212,4 +214,47 @@ fn bake_writes_every_lesson_as_the_main_page_reads_it() {
         assert_eq!(fencing_playground::catalogue::codec::read_lesson(&bytes), Ok(scenario));
     }
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn search_finds_the_wake_before_bs_write_and_writes_a_scenario_fence_run_replays() {
+    // The reviewers' first finding, found by the search itself: A wakes after B's grant and
+    // before B's first write.
+    let out = temp_file("gc-broken.json", "");
+    let found = fence(&["search", "gc-pause-fenced", "--out", &out]);
+    assert_eq!(found.status.code(), Some(1), "{}", stderr(&found));
+    let text = stdout(&found);
+    assert!(text.contains("no-stale-holder broken"), "{text}");
+    assert!(text.contains("A's pause: 39.000 s -> 30.999 s"), "{text}");
+    let replay = fence(&["run", &out]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    assert!(stdout(&replay).contains("VIOLATION no-stale-holder"), "{}", stdout(&replay));
+    // The JSON record carries the counterexample as a scenario file.
+    let json = fence(&["search", "gc-pause-fenced", "--format", "json"]);
+    let record: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    assert_eq!(record["found"], true);
+    assert_eq!(record["property"], "no-stale-holder");
+    assert!(record["schedules"].as_u64().is_some_and(|n| n > 1), "{record}");
+    assert!(record["bounds"].as_str().is_some_and(|b| b.contains("added fault")), "{record}");
+    assert_eq!(record["scenario"]["faults"][0]["pause_ms"], 30_999);
+}
+
+#[test]
+fn search_exits_0_within_bounds_1_on_a_counterexample_2_on_bad_input() {
+    // With only pauses added and the times kept, retrying after a lost reply with a
+    // fence is safe; the same search on one thread and on three says the same.
+    let args = ["search", "retry-lost-reply-fenced", "--faults", "1", "--keep-times"];
+    let one = fence(&[&args[..], &["--threads", "1"]].concat());
+    let three = fence(&[&args[..], &["--threads", "3"]].concat());
+    assert_eq!(one.status.code(), Some(0), "{}{}", stdout(&one), stderr(&one));
+    assert!(stdout(&one).contains("no counterexample in"), "{}", stdout(&one));
+    assert_eq!(stdout(&one), stdout(&three));
+    let bad = fence(&["search", "gc-pause-fenced", "--property", "no-such"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("no property is called 'no-such'"), "{}", stderr(&bad));
+    let bad = fence(&["search", "gc-pause-fenced", "--faults", "4"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let bad = fence(&["search", "gc-pause-fenced", "--add", "pause,meteor"]);
+    assert!(stderr(&bad).contains("no fault is called 'meteor'"), "{}", stderr(&bad));
+    assert_eq!(fence(&["search", "no-such-lesson"]).status.code(), Some(2));
 }

@@ -130,11 +130,14 @@ fn seeds(n: u64) -> Vec<u64> {
 
 /// Runs `schedule` for each seed and fails on the first violation (naming its seed);
 /// returns how many writes were fenced off, so a caller can check the fence was exercised.
+/// A stale holder's write that lands before the new holder's first write is beyond any
+/// fence (`no-stale-holder`, see the test below), so it is the one finding allowed here.
 fn fenced_off_without_violations(schedule: impl Fn(u64) -> Scenario) -> usize {
     let mut fenced_off = 0;
     for seed in seeds(1_000) {
         let trace = sim::run_events_only(&schedule(seed).setup);
-        let summary = trace.summary();
+        let mut summary = trace.summary();
+        summary.violations.retain(|v| v.name != "no-stale-holder");
         assert!(
             summary.violations.is_empty(),
             "SIM_SEED={seed} violated {:?}\n{}",
@@ -160,6 +163,17 @@ fn atomic_acquire_with_strict_guard_never_accepts_a_stale_write() {
     // schedules must actually exercise the fence, or the property says nothing.
     let fenced_off = fenced_off_without_violations(|seed| random_schedule(seed, Guard::Lt));
     assert!(fenced_off > 50, "only {fenced_off} writes were fenced off");
+}
+
+#[test]
+fn with_the_fence_a_stale_holder_still_writes_before_the_new_holders_first_write() {
+    // The fence's limit (DDIA, 2nd edition): until a newer token reaches the row, the row
+    // has nothing to compare with. The same schedules must show it, or the exemption
+    // above hides nothing and should go.
+    match first_seed_violating("no-stale-holder", |seed| random_schedule(seed, Guard::Lt)) {
+        Some(seed) => println!("stale holder accepted under the fence: SIM_SEED={seed}"),
+        None => panic!("no fenced schedule let a stale holder write first"),
+    }
 }
 
 #[test]
@@ -235,4 +249,4 @@ fn golden_digest_pins_every_builtin_export() {
     assert_eq!(format!("{:016x}", all_exports_digest()), GOLDEN_ALL_EXPORTS);
 }
 
-pub(crate) const GOLDEN_ALL_EXPORTS: &str = "8c595caa5356f462";
+pub(crate) const GOLDEN_ALL_EXPORTS: &str = "7bec512731a73fec";

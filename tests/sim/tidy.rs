@@ -275,7 +275,10 @@ const LAYERS: &[&[&str]] = &[
     &["markup", "lang"],
     &["sim"],
     &["catalogue", "xapi", "embed"],
-    &["quiz", "whatif", "timeline", "verdict", "compare", "explore", "workload", "console"],
+    &[
+        "quiz", "whatif", "timeline", "verdict", "compare", "explore", "search", "workload",
+        "console",
+    ],
     &["i18n", "export", "progress", "player"],
     &["route", "scorm"],
     &["sandbox"],

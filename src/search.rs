@@ -1,0 +1,992 @@
+//! The schedule search ("try to break it"): runs a setup under every schedule of a bounded
+//! space, smallest change first, and returns the first one that breaks a property, or how
+//! many distinct schedules held.
+//!
+//! Pure and deterministic: no clock, no web crate, no thread of its own. [`Search`] is a
+//! state machine in the sans-IO manner: it hands out chunks of schedules ([`Search::next_chunk`]),
+//! the caller runs them anywhere (this thread, rayon, web workers) with [`evaluate`] and
+//! feeds the results back in the chunk's order ([`Search::feed`]); the answer depends only
+//! on the setup, the space and the properties, never on who ran what.
+//!
+//! The space, in the learner's terms: one of the lesson's own times moved (a fault's moment
+//! or length, a worker's start, its work, its backoff), or up to `max_added` faults added
+//! from a palette. Only moments that can change the run are tried: 1 ms before and after
+//! every event and every lease deadline of the run the change is made to (see
+//! `docs/search.md` for why this is complete for the model, and where it is not).
+
+use crate::sim::event::{Actor, EventKind, Property};
+use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::order::{SortedSet, sort_by_key};
+use crate::sim::scenario::{
+    CrashKind, Expected, Fault, Scenario, ScenarioId, Setup, Step, Word, words,
+};
+use crate::sim::{self, Trace};
+use serde::{Deserialize, Serialize};
+
+/// A fault the search may add.
+#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+pub enum Addition {
+    /// A stop-the-world pause of a worker (GC, VM migration).
+    Pause,
+    /// A worker's process dies.
+    Crash,
+    /// The reply to one of a worker's requests is lost after the server applied it.
+    LostReply,
+    /// A worker's request takes long to arrive (sent inside the lease, arriving after it).
+    Delay,
+    /// The primary dies and Sentinel promotes a replica (only where the setup fails over).
+    Failover,
+    /// A Redis node crashes and restarts with what its persistence kept.
+    Restart,
+    /// A Redis node's wall clock jumps forward past a lease's deadline.
+    ClockJump,
+}
+
+words!(Addition:
+    "pause" => Addition::Pause,
+    "crash" => Addition::Crash,
+    "lost-reply" => Addition::LostReply,
+    "delay" => Addition::Delay,
+    "failover" => Addition::Failover,
+    "restart" => Addition::Restart,
+    "clock-jump" => Addition::ClockJump,
+);
+
+/// Which of the lesson's own times the search may move.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Vary {
+    /// Keep the lesson's schedule; only add faults.
+    Nothing,
+    /// Each fault's moment and length, each worker's start, work and backoff times.
+    Times,
+}
+
+/// The bounds of a search: what may change, and how much.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Space {
+    pub vary: Vary,
+    /// The palette of faults to add, in the order they are tried.
+    pub add: Vec<Addition>,
+    /// At most this many faults added (0 to 3).
+    pub max_added: usize,
+    /// At most this many schedules in one level of the search (the smallest changes are
+    /// kept); a search that had to leave some out says so.
+    pub level_limit: usize,
+}
+
+impl Space {
+    /// The space a lesson is searched in by default: its own times, and up to two added
+    /// faults from the palette its setup can suffer (failover only with a replica that
+    /// Sentinel promotes, restarts only with more than one node or with persistence,
+    /// clock jumps only where the lesson already jumps a clock or locks by majority).
+    pub fn for_setup(setup: &Setup) -> Space {
+        let mut add = vec![Addition::Pause, Addition::Crash, Addition::LostReply, Addition::Delay];
+        if can_fail_over(setup) {
+            add.push(Addition::Failover);
+        }
+        let persistent = setup.redis.persistence != sim::scenario::Persistence::None;
+        let crashes_nodes = setup.faults.iter().any(|f| matches!(f, Fault::CrashNode { .. }));
+        if persistent || crashes_nodes {
+            add.push(Addition::Restart);
+        }
+        let jumps = setup.faults.iter().any(|f| matches!(f, Fault::ClockJump { .. }));
+        if jumps || setup.redis.topology == sim::scenario::Topology::Redlock {
+            add.push(Addition::ClockJump);
+        }
+        Space { vary: Vary::Times, add, max_added: 2, level_limit: LEVEL_LIMIT }
+    }
+
+    /// The bounds in words: "one of the lesson's times moved, or up to 2 added faults
+    /// (pause, crash, lost-reply)".
+    pub fn describe(&self) -> String {
+        let words: Vec<&str> = self.add.iter().map(|a| a.word()).collect();
+        let added = match (self.max_added, words.is_empty()) {
+            (0, _) | (_, true) => "no added fault".to_owned(),
+            (1, false) => format!("up to 1 added fault ({})", words.join(", ")),
+            (n, false) => format!("up to {n} added faults ({})", words.join(", ")),
+        };
+        match self.vary {
+            Vary::Times => format!("one of the lesson's times moved, or {added}"),
+            Vary::Nothing => added,
+        }
+    }
+}
+
+/// The default cap on one level's schedules: about ten seconds of the slowest built-in on
+/// two browser workers.
+pub const LEVEL_LIMIT: usize = 100_000;
+
+/// One of the lesson's own times.
+#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+pub enum Knob {
+    /// When the setup's fault `i` strikes.
+    FaultAt(usize),
+    /// How long the setup's fault `i` lasts (a pause, a hang, a delay, a partition, the
+    /// time until a crashed node restarts).
+    FaultLength(usize),
+    /// When a worker starts.
+    WorkerStart(WorkerId),
+    /// How long step `step` of a worker's program works or sleeps.
+    Work { worker: WorkerId, step: usize },
+    /// The backoff of a worker's retried write or charge (step `step`).
+    Backoff { worker: WorkerId, step: usize },
+}
+
+/// One change to the lesson's schedule.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Change {
+    Moved { knob: Knob, from_ms: u64, to_ms: u64 },
+    Added(Fault),
+}
+
+/// What one schedule's run showed: the digest that tells identical runs apart, and the
+/// first checked property it broke.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Evaluated {
+    pub digest: u64,
+    pub broken: Option<Property>,
+}
+
+/// A schedule that breaks a property, as the smallest change the search found.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Counterexample {
+    /// The changes from the lesson's schedule (none: the lesson's own run breaks it).
+    pub changes: Vec<Change>,
+    pub property: Property,
+    /// The lesson's setup with the changes made.
+    pub setup: Setup,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Report {
+    pub found: Option<Counterexample>,
+    /// Distinct schedules run (identical runs, by their digest, counted once).
+    pub schedules: u64,
+    /// Schedules run in all.
+    pub runs: u64,
+    /// The bounds in words.
+    pub bounds: String,
+    /// Whether a level had more schedules than its limit (the smallest changes were run).
+    pub capped: bool,
+}
+
+/// Where a search stands, for a progress bar.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Progress {
+    /// Schedules run so far, and how many the search knows of (it learns each level's
+    /// size when the level starts).
+    pub run: u64,
+    pub known: u64,
+    /// The level being run: 0 the lesson's own run, 1 a time moved, 2.. added faults + 1.
+    pub level: usize,
+    pub levels: usize,
+}
+
+/// The search over one setup: see the module's documentation for how to drive it.
+pub struct Search {
+    setup: Setup,
+    space: Space,
+    properties: Vec<Property>,
+    levels: Vec<Level>,
+    level: usize,
+    /// The current level's schedules, smallest change first, and how far they have run.
+    queue: Vec<Vec<Change>>,
+    next: usize,
+    given: usize,
+    /// This level's schedules whose run was new: the parents of the next level.
+    fresh: Vec<Vec<Change>>,
+    seen: SortedSet<u64>,
+    runs: u64,
+    known: u64,
+    capped: bool,
+    found: Option<Counterexample>,
+    done: bool,
+}
+
+/// A schedule of the next level before it is kept: its cost and generation number, the
+/// parent it changes, and the change.
+struct Candidate {
+    key: (Cost, u64),
+    parent: usize,
+    change: Change,
+}
+
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Level {
+    Lesson,
+    Moved,
+    Added(usize),
+}
+
+/// Schedules per chunk: the unit of work handed out and of the early stop, so the answer
+/// and the counts do not depend on how many threads run the chunks.
+pub const CHUNK: usize = 64;
+
+impl Search {
+    /// A search of `setup` in `space` for a run that breaks one of `properties`.
+    pub fn new(setup: &Setup, space: Space, properties: Vec<Property>) -> Search {
+        let mut levels = vec![Level::Lesson];
+        if space.vary == Vary::Times {
+            levels.push(Level::Moved);
+        }
+        if !space.add.is_empty() {
+            levels.extend((1..=space.max_added.min(3)).map(Level::Added));
+        }
+        let mut search = Search {
+            setup: setup.clone(),
+            space,
+            properties,
+            levels,
+            level: 0,
+            queue: vec![Vec::new()],
+            next: 0,
+            given: 0,
+            fresh: Vec::new(),
+            seen: SortedSet::new(),
+            runs: 0,
+            known: 1,
+            capped: false,
+            found: None,
+            done: false,
+        };
+        search.known = search.queue.len() as u64;
+        search
+    }
+
+    /// The setup the schedules change.
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The properties checked.
+    pub fn properties(&self) -> &[Property] {
+        &self.properties
+    }
+
+    /// The next schedules to run, or none when every chunk handed out must be fed back
+    /// first (the end of a level) or the search is over.
+    pub fn next_chunk(&mut self) -> Option<Vec<Vec<Change>>> {
+        if self.done || self.given >= self.queue.len() {
+            return None;
+        }
+        let end = (self.given + CHUNK).min(self.queue.len());
+        let chunk = self.queue[self.given..end].to_vec();
+        self.given = end;
+        Some(chunk)
+    }
+
+    /// Takes the results of the chunks handed out, in the order they were handed out (one
+    /// result per schedule). Results for a chunk after a counterexample are ignored.
+    pub fn feed(&mut self, results: &[Evaluated]) {
+        if self.done {
+            return;
+        }
+        for result in results {
+            let Some(changes) = self.queue.get(self.next) else { break };
+            self.next += 1;
+            self.runs += 1;
+            let new = self.seen.insert(result.digest);
+            if let Some(property) = result.broken {
+                let setup = apply(&self.setup, changes);
+                self.found = Some(Counterexample { changes: changes.clone(), property, setup });
+                self.done = true;
+                return;
+            }
+            if new {
+                self.fresh.push(changes.clone());
+            }
+        }
+        if self.next >= self.queue.len() {
+            self.next_level();
+        }
+    }
+
+    /// Whether the search is over (see [`Search::report`]).
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    pub fn progress(&self) -> Progress {
+        Progress { run: self.runs, known: self.known, level: self.level, levels: self.levels.len() }
+    }
+
+    /// The answer, once the search is over.
+    pub fn report(&self) -> Option<Report> {
+        self.done.then(|| Report {
+            found: self.found.clone(),
+            schedules: self.seen.len() as u64,
+            runs: self.runs,
+            bounds: self.space.describe(),
+            capped: self.capped,
+        })
+    }
+
+    /// Moves to the next level, building its schedules from this level's new runs.
+    fn next_level(&mut self) {
+        let fresh = std::mem::take(&mut self.fresh);
+        let finished = self.levels.get(self.level).copied();
+        self.level += 1;
+        let Some(&level) = self.levels.get(self.level) else {
+            self.done = true;
+            return;
+        };
+        // The lesson's own run is the parent of the moved times and of the first added
+        // fault; each later fault is added to a run of the level before that was new.
+        let parents = match (level, finished) {
+            (Level::Added(n), Some(Level::Added(_))) if n > 1 => fresh,
+            _ => vec![Vec::new()],
+        };
+        // Only the `level_limit` smallest changes are kept, so a level of millions is
+        // never held: past twice the limit the list is cut back to the limit, and what
+        // costs more than the last kept stops being collected. The generation number
+        // breaks ties, so what is kept does not depend on when the cuts happen.
+        let limit = self.space.level_limit.max(1);
+        let mut kept: Vec<Candidate> = Vec::new();
+        let mut ceiling: Option<(Cost, u64)> = None;
+        let mut generated: u64 = 0;
+        let mut cut = false;
+        for (p, parent) in parents.iter().enumerate() {
+            let setup = apply(&self.setup, parent);
+            let trace = sim::run_facts(&setup);
+            let moments = Moments::of(&trace, &setup);
+            let base = cost(parent);
+            let changes: Vec<Change> = match level {
+                Level::Moved => moves(&setup, &moments),
+                Level::Added(_) => {
+                    let after = parent.iter().rev().find_map(|c| match c {
+                        Change::Added(fault) => Some(strikes_at(fault)),
+                        Change::Moved { .. } => None,
+                    });
+                    let faults = additions(&setup, &moments, &self.space.add);
+                    let later =
+                        faults.into_iter().filter(|f| after.is_none_or(|a| strikes_at(f) >= a));
+                    later.map(Change::Added).collect()
+                }
+                Level::Lesson => Vec::new(),
+            };
+            for change in changes {
+                let key = (plus(base, &change), generated);
+                generated += 1;
+                if ceiling.is_some_and(|c| key > c) {
+                    cut = true;
+                    continue;
+                }
+                kept.push(Candidate { key, parent: p, change });
+                if kept.len() >= 2 * limit {
+                    kept.sort_unstable_by_key(|c| c.key);
+                    kept.truncate(limit);
+                    ceiling = kept.last().map(|c| c.key);
+                    cut = true;
+                }
+            }
+        }
+        kept.sort_unstable_by_key(|c| c.key);
+        // The same set of faults reached by two orders is one schedule.
+        let mut queue: Vec<Vec<Change>> = Vec::with_capacity(kept.len().min(limit));
+        let mut keys: SortedSet<String> = SortedSet::new();
+        for candidate in kept {
+            if queue.len() == limit {
+                cut = true;
+                break;
+            }
+            let mut changes = parents[candidate.parent].clone();
+            changes.push(candidate.change);
+            if keys.insert(canonical(&changes)) {
+                queue.push(changes);
+            }
+        }
+        self.capped |= cut;
+        self.known += queue.len() as u64;
+        self.queue = queue;
+        self.next = 0;
+        self.given = 0;
+        if self.queue.is_empty() {
+            self.next_level();
+        }
+    }
+}
+
+/// Runs one schedule: the lesson's setup with `changes` made, its digest, and the first of
+/// `properties` the run breaks.
+pub fn evaluate(setup: &Setup, changes: &[Change], properties: &[Property]) -> Evaluated {
+    let changed = apply(setup, changes);
+    let trace = sim::run_facts(&changed);
+    let broken = trace.events().iter().find_map(|event| match &event.kind {
+        EventKind::Violation { property, .. } if properties.contains(property) => Some(*property),
+        _ => None,
+    });
+    Evaluated { digest: digest(&trace), broken }
+}
+
+/// Runs a whole search on this thread.
+pub fn run(setup: &Setup, space: Space, properties: Vec<Property>) -> Report {
+    let mut search = Search::new(setup, space, properties);
+    loop {
+        if let Some(chunk) = search.next_chunk() {
+            let results: Vec<Evaluated> =
+                chunk.iter().map(|c| evaluate(search.setup(), c, search.properties())).collect();
+            search.feed(&results);
+        } else if let Some(report) = search.report() {
+            return report;
+        }
+    }
+}
+
+/// The properties a lesson's search checks by default: every safety property its own run
+/// keeps (a lesson that shows a violation is searched for the others).
+pub fn default_properties(trace: &Trace) -> Vec<Property> {
+    let broken: Vec<Property> = trace
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Violation { property, .. } => Some(*property),
+            _ => None,
+        })
+        .collect();
+    Property::ALL.into_iter().filter(|p| !broken.contains(p)).collect()
+}
+
+/// The lesson's setup with `changes` made.
+pub fn apply(setup: &Setup, changes: &[Change]) -> Setup {
+    let mut out = setup.clone();
+    for change in changes {
+        match change {
+            Change::Moved { knob, to_ms, .. } => set_knob(&mut out, *knob, *to_ms),
+            Change::Added(fault) => out.faults.push(fault.clone()),
+        }
+    }
+    out
+}
+
+/// A change in words, for the command line: "A's pause: 39.000 s -> 30.999 s".
+pub fn describe(change: &Change, setup: &Setup) -> String {
+    let worker = |w: WorkerId| setup.workers.get(w.index()).map_or("?", |w| w.name.as_str());
+    let s = sim::check::secs;
+    match change {
+        Change::Moved { knob, from_ms, to_ms } => {
+            let what = match *knob {
+                Knob::FaultAt(i) => format!("{} starts", fault_name(setup, i)),
+                Knob::FaultLength(i) => fault_name(setup, i),
+                Knob::WorkerStart(w) => format!("{}'s start", worker(w)),
+                Knob::Work { worker: w, step } => {
+                    format!("{}'s step {} lasts", worker(w), step + 1)
+                }
+                Knob::Backoff { worker: w, step } => {
+                    format!("{}'s backoff at step {}", worker(w), step + 1)
+                }
+            };
+            format!("{what}: {} -> {}", s(*from_ms), s(*to_ms))
+        }
+        Change::Added(fault) => {
+            let node =
+                |n: NodeId| setup.redis.nodes.get(n.index()).map_or("?", |n| n.name.as_str());
+            match fault {
+                Fault::Pause { worker: w, at_ms, pause_ms } => {
+                    format!("added: {} pauses at {} for {}", worker(*w), s(*at_ms), s(*pause_ms))
+                }
+                Fault::Crash { worker: w, at_ms } => {
+                    format!("added: {} crashes at {}", worker(*w), s(*at_ms))
+                }
+                Fault::LoseReply { worker: w, step, .. } => {
+                    format!("added: the reply to {}'s step {} is lost", worker(*w), step + 1)
+                }
+                Fault::Delay { worker: w, at_ms, delay_ms, .. } => format!(
+                    "added: {}'s request at {} takes {} to arrive",
+                    worker(*w),
+                    s(at_ms + 1),
+                    s(*delay_ms)
+                ),
+                Fault::CrashNode { node: n, at_ms, restart_after_ms: None, .. } => {
+                    format!("added: {} dies at {} (failover)", node(*n), s(*at_ms))
+                }
+                Fault::CrashNode { node: n, at_ms, restart_after_ms: Some(after), .. } => format!(
+                    "added: {} crashes at {} and restarts {} later",
+                    node(*n),
+                    s(*at_ms),
+                    s(*after)
+                ),
+                Fault::ClockJump { node: n, at_ms, jump_ms } => format!(
+                    "added: {}'s clock jumps {} ms forward at {}",
+                    node(*n),
+                    jump_ms,
+                    s(*at_ms)
+                ),
+                Fault::Hang { .. } | Fault::Partition { .. } | Fault::SetCounter { .. } => {
+                    "added: a fault".to_owned()
+                }
+            }
+        }
+    }
+}
+
+/// The counterexample as a lesson `fence run` replays: the lesson's id and title marked,
+/// its setup changed, its story dropped (its facts were about the other schedule), and
+/// the outcome this run has.
+pub fn counterexample_scenario(lesson: &Scenario, found: &Counterexample) -> Scenario {
+    let trace = sim::run_events_only(&found.setup);
+    let summary = trace.summary();
+    let changes: Vec<String> = found.changes.iter().map(|c| describe(c, &lesson.setup)).collect();
+    let id = format!("{}-broken", lesson.id);
+    let id = ScenarioId::parse(&id).unwrap_or_else(|| lesson.id.clone());
+    let changed = match changes.is_empty() {
+        true => "The lesson's own schedule".to_owned(),
+        false => format!("Changed: {}", changes.join("; ")),
+    };
+    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let expect = Expected {
+        badge: format!("{} broken", found.property.name()),
+        violations: summary.violations.iter().map(|v| v.name.clone()).collect(),
+        warnings: summary.warnings.iter().map(|v| v.name.clone()).collect(),
+        accepted: u32::try_from(accepted).unwrap_or(u32::MAX),
+        rejected: u32::try_from(summary.writes.len() - accepted).unwrap_or(u32::MAX),
+        charges: summary.charges,
+        overlap: !summary.overlaps.is_empty(),
+        bad: Some(true),
+    };
+    Scenario {
+        id,
+        title: format!("{}: a counterexample", lesson.title.split(':').next().unwrap_or("")),
+        summary: format!("{changed}. This run breaks {}.", found.property.name()),
+        goal: lesson.goal.clone(),
+        setup: found.setup.clone(),
+        narration: Vec::new(),
+        expect: Some(expect),
+        prompts: Vec::new(),
+        claims: Vec::new(),
+        ..lesson.clone()
+    }
+}
+
+// ----------------------------------------------------------------------------------------
+// Helpers: knobs, moments, candidates, cost, digest.
+
+fn can_fail_over(setup: &Setup) -> bool {
+    setup.redis.failover_after_ms.is_some()
+        && setup.redis.nodes.len() > 1
+        && setup.redis.topology == sim::scenario::Topology::Replicated
+}
+
+fn fault_name(setup: &Setup, i: usize) -> String {
+    let worker = |w: &WorkerId| setup.workers.get(w.index()).map_or("?", |w| w.name.as_str());
+    let node = |n: &NodeId| setup.redis.nodes.get(n.index()).map_or("?", |n| n.name.as_str());
+    match setup.faults.get(i) {
+        Some(Fault::Pause { worker: w, .. }) => format!("{}'s pause", worker(w)),
+        Some(Fault::Hang { worker: w, .. }) => format!("{}'s hang", worker(w)),
+        Some(Fault::Crash { worker: w, .. }) => format!("{}'s crash", worker(w)),
+        Some(Fault::Delay { worker: w, .. }) => format!("{}'s network delay", worker(w)),
+        Some(Fault::Partition { worker: w, .. }) => format!("{}'s partition", worker(w)),
+        Some(Fault::CrashNode { node: n, .. }) => format!("{}'s crash", node(n)),
+        Some(Fault::ClockJump { node: n, .. }) => format!("{}'s clock jump", node(n)),
+        Some(Fault::SetCounter { .. }) => "the counter's overwrite".to_owned(),
+        Some(Fault::LoseReply { .. }) | None => "a fault".to_owned(),
+    }
+}
+
+fn knob(setup: &Setup, knob: Knob) -> Option<u64> {
+    match knob {
+        Knob::FaultAt(i) => at_ms_of(&mut setup.faults.get(i)?.clone()).map(|v| *v),
+        Knob::FaultLength(i) => length_of(&mut setup.faults.get(i)?.clone()).map(|v| *v),
+        Knob::WorkerStart(w) => setup.workers.get(w.index()).map(|w| w.start_ms),
+        Knob::Work { worker, step } => {
+            match setup.workers.get(worker.index())?.program.get(step)? {
+                Step::Compute { ms } | Step::Sleep { ms } => Some(*ms),
+                _ => None,
+            }
+        }
+        Knob::Backoff { worker, step } => {
+            match setup.workers.get(worker.index())?.program.get(step)? {
+                Step::Write { backoff_ms, attempts, .. }
+                | Step::Charge { backoff_ms, attempts, .. }
+                    if *attempts > 1 =>
+                {
+                    Some(*backoff_ms)
+                }
+                _ => None,
+            }
+        }
+    }
+}
+
+/// When a fault strikes, if it has a moment of its own (a lost reply names a step).
+fn at_ms_of(fault: &mut Fault) -> Option<&mut u64> {
+    match fault {
+        Fault::Pause { at_ms, .. }
+        | Fault::Hang { at_ms, .. }
+        | Fault::Crash { at_ms, .. }
+        | Fault::Delay { at_ms, .. }
+        | Fault::CrashNode { at_ms, .. }
+        | Fault::ClockJump { at_ms, .. }
+        | Fault::Partition { at_ms, .. }
+        | Fault::SetCounter { at_ms, .. } => Some(at_ms),
+        Fault::LoseReply { .. } => None,
+    }
+}
+
+/// How long a fault lasts, if it lasts: a pause, a hang, a delay, a partition, the wait
+/// before a crashed node restarts.
+fn length_of(fault: &mut Fault) -> Option<&mut u64> {
+    match fault {
+        Fault::Pause { pause_ms: ms, .. }
+        | Fault::Hang { hang_ms: ms, .. }
+        | Fault::Delay { delay_ms: ms, .. }
+        | Fault::Partition { partition_ms: ms, .. } => Some(ms),
+        Fault::CrashNode { restart_after_ms, .. } => restart_after_ms.as_mut(),
+        Fault::Crash { .. }
+        | Fault::LoseReply { .. }
+        | Fault::ClockJump { .. }
+        | Fault::SetCounter { .. } => None,
+    }
+}
+
+fn set_knob(setup: &mut Setup, knob: Knob, value: u64) {
+    match knob {
+        Knob::FaultAt(i) => {
+            if let Some(at_ms) = setup.faults.get_mut(i).and_then(at_ms_of) {
+                *at_ms = value;
+            }
+        }
+        Knob::FaultLength(i) => {
+            if let Some(ms) = setup.faults.get_mut(i).and_then(length_of) {
+                *ms = value;
+            }
+        }
+        Knob::WorkerStart(w) => {
+            if let Some(worker) = setup.workers.get_mut(w.index()) {
+                worker.start_ms = value;
+            }
+        }
+        Knob::Work { worker, step } | Knob::Backoff { worker, step } => {
+            let program = setup.workers.get_mut(worker.index()).map(|w| &mut w.program);
+            match program.and_then(|p| p.get_mut(step)) {
+                Some(Step::Compute { ms } | Step::Sleep { ms }) => *ms = value,
+                Some(Step::Write { backoff_ms, .. } | Step::Charge { backoff_ms, .. }) => {
+                    *backoff_ms = value;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The moments of a run at which something happens: its events' times and each lease's
+/// deadline (a grant's or renewal's time plus the worker's TTLs). A change matters only
+/// when it moves something across one of them.
+struct Moments {
+    /// Sorted, without repeats.
+    all: Vec<u64>,
+    /// Each worker's own events' times, sorted.
+    of_worker: Vec<Vec<u64>>,
+    /// Each worker's requests: the times its commands reached a server.
+    requests: Vec<Vec<u64>>,
+    deadlines: Vec<u64>,
+    until_ms: u64,
+}
+
+impl Moments {
+    fn of(trace: &Trace, setup: &Setup) -> Moments {
+        let n = setup.workers.len();
+        let mut all = Vec::new();
+        let mut of_worker = vec![Vec::new(); n];
+        let mut requests = vec![Vec::new(); n];
+        let mut deadlines = Vec::new();
+        for event in trace.events() {
+            all.push(event.at_ms);
+            let Actor::Worker(w) = event.actor else { continue };
+            let Some(times) = of_worker.get_mut(w.index()) else { continue };
+            times.push(event.at_ms);
+            if event.peer.is_some() {
+                requests[w.index()].push(event.at_ms);
+            }
+            if matches!(event.kind, EventKind::Granted { .. } | EventKind::Renewed { ok: true }) {
+                for ttl_ms in ttls(setup, w) {
+                    deadlines.push(event.at_ms.saturating_add(ttl_ms));
+                }
+            }
+        }
+        all.extend(&deadlines);
+        let tidy = |v: &mut Vec<u64>| {
+            sort_by_key(v, |t| *t);
+            v.dedup();
+        };
+        tidy(&mut all);
+        tidy(&mut deadlines);
+        of_worker.iter_mut().for_each(tidy);
+        requests.iter_mut().for_each(tidy);
+        Moments { all, of_worker, requests, deadlines, until_ms: setup.until_ms }
+    }
+
+    /// 1 ms before and after every moment, inside the run.
+    fn around(&self) -> Vec<u64> {
+        around(&self.all, self.until_ms)
+    }
+}
+
+fn around(times: &[u64], until_ms: u64) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::with_capacity(times.len() * 2);
+    for &t in times {
+        out.extend(t.checked_sub(1));
+        out.push(t + 1);
+    }
+    out.retain(|&t| t < until_ms);
+    sort_by_key(&mut out, |t| *t);
+    out.dedup();
+    out
+}
+
+fn ttls(setup: &Setup, w: WorkerId) -> Vec<u64> {
+    let Some(worker) = setup.workers.get(w.index()) else { return Vec::new() };
+    let mut out: Vec<u64> = worker
+        .program
+        .iter()
+        .chain(&worker.on_rejected)
+        .filter_map(|s| match s {
+            Step::Acquire { ttl_ms, .. } => Some(*ttl_ms),
+            _ => None,
+        })
+        .collect();
+    out.dedup();
+    out
+}
+
+/// Lengths that end a stretch begun at `start_ms` just before or after a later moment, or
+/// that move the delayed event at `next_ms` there.
+fn lengths(ends: &[u64], start_ms: u64, next_ms: Option<u64>) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::new();
+    for &end in ends {
+        if end > start_ms {
+            out.push(end - start_ms);
+        }
+        if let Some(next) = next_ms.filter(|&n| end > n) {
+            out.push(end - next);
+        }
+    }
+    sort_by_key(&mut out, |t| *t);
+    out.dedup();
+    out
+}
+
+/// Every single move of one of the setup's own times to a moment that matters.
+fn moves(setup: &Setup, moments: &Moments) -> Vec<Change> {
+    let around = moments.around();
+    let mut knobs: Vec<Knob> = Vec::new();
+    for i in 0..setup.faults.len() {
+        knobs.extend([Knob::FaultAt(i), Knob::FaultLength(i)]);
+    }
+    for (w, worker) in setup.workers.iter().enumerate() {
+        let w = WorkerId::at(w);
+        knobs.push(Knob::WorkerStart(w));
+        for step in 0..worker.program.len() {
+            knobs.extend([Knob::Work { worker: w, step }, Knob::Backoff { worker: w, step }]);
+        }
+    }
+    let mut out = Vec::new();
+    for knob in knobs {
+        let Some(from_ms) = self::knob(setup, knob) else { continue };
+        let values: Vec<u64> = match knob {
+            Knob::FaultAt(_) | Knob::WorkerStart(_) => around.clone(),
+            Knob::FaultLength(i) => {
+                let start = self::knob(setup, Knob::FaultAt(i)).unwrap_or(0);
+                let next = setup.faults[i]
+                    .worker()
+                    .and_then(|w| moments.of_worker.get(w.index()))
+                    .and_then(|times| times.iter().copied().find(|&t| t >= start));
+                lengths(&around, start, next)
+            }
+            Knob::Work { worker, .. } | Knob::Backoff { worker, .. } => {
+                // The step's end moves every later event of the worker by the same amount:
+                // try each shift that brings one of them just before or after a moment.
+                let own = moments.of_worker.get(worker.index()).cloned().unwrap_or_default();
+                let mut values = Vec::new();
+                for &end in &around {
+                    for &e in &own {
+                        let shifted = i128::from(from_ms) + i128::from(end) - i128::from(e);
+                        if let Ok(v) = u64::try_from(shifted) {
+                            values.push(v);
+                        }
+                    }
+                }
+                sort_by_key(&mut values, |t| *t);
+                values.dedup();
+                values
+            }
+        };
+        for to_ms in values {
+            if to_ms != from_ms {
+                out.push(Change::Moved { knob, from_ms, to_ms });
+            }
+        }
+    }
+    out
+}
+
+/// Every fault of the palette at the moments that matter in `trace`.
+fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Fault> {
+    let around = moments.around();
+    let mut out = Vec::new();
+    for &addition in palette {
+        match addition {
+            Addition::Pause => {
+                for (w, own) in moments.of_worker.iter().enumerate() {
+                    for at_ms in around_own(own, moments.until_ms) {
+                        let next = own.iter().copied().find(|&t| t >= at_ms);
+                        for pause_ms in lengths(&around, at_ms, next) {
+                            out.push(Fault::Pause { worker: WorkerId::at(w), at_ms, pause_ms });
+                        }
+                    }
+                }
+            }
+            Addition::Crash => {
+                for (w, own) in moments.of_worker.iter().enumerate() {
+                    for at_ms in around_own(own, moments.until_ms) {
+                        out.push(Fault::Crash { worker: WorkerId::at(w), at_ms });
+                    }
+                }
+            }
+            Addition::LostReply => {
+                for (w, worker) in setup.workers.iter().enumerate() {
+                    for (step, s) in worker.program.iter().enumerate() {
+                        if talks(s) {
+                            out.push(Fault::LoseReply {
+                                worker: WorkerId::at(w),
+                                step,
+                                attempt: 1,
+                            });
+                        }
+                    }
+                }
+            }
+            Addition::Delay => {
+                for (w, sent) in moments.requests.iter().enumerate() {
+                    for &e in sent {
+                        let Some(at_ms) = e.checked_sub(1) else { continue };
+                        for delay_ms in lengths(&around, e, None) {
+                            let window_ms = 2;
+                            let worker = WorkerId::at(w);
+                            out.push(Fault::Delay { worker, at_ms, window_ms, delay_ms });
+                        }
+                    }
+                }
+            }
+            Addition::Failover => {
+                if can_fail_over(setup) {
+                    for &at_ms in &around {
+                        out.push(Fault::CrashNode {
+                            node: NodeId::at(0),
+                            at_ms,
+                            kind: CrashKind::Process,
+                            restart_after_ms: None,
+                        });
+                    }
+                }
+            }
+            Addition::Restart => {
+                let after: Vec<u64> = moments.all.iter().map(|t| t + 1).collect();
+                for n in 0..setup.redis.nodes.len() {
+                    for &at_ms in &around {
+                        for restart in lengths(&after, at_ms, None) {
+                            out.push(Fault::CrashNode {
+                                node: NodeId::at(n),
+                                at_ms,
+                                kind: CrashKind::Process,
+                                restart_after_ms: Some(restart),
+                            });
+                        }
+                    }
+                }
+            }
+            Addition::ClockJump => {
+                for n in 0..setup.redis.nodes.len() {
+                    for &at_ms in &around {
+                        for &deadline in moments.deadlines.iter().filter(|&&d| d > at_ms) {
+                            let jump = deadline - at_ms + 1;
+                            let jump_ms = i64::try_from(jump).unwrap_or(i64::MAX);
+                            out.push(Fault::ClockJump { node: NodeId::at(n), at_ms, jump_ms });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A worker's fault may strike just before or just after each of its own events.
+fn around_own(own: &[u64], until_ms: u64) -> Vec<u64> {
+    around(own, until_ms)
+}
+
+/// Whether a step sends a request (and so has a reply to lose).
+fn talks(step: &Step) -> bool {
+    !matches!(step, Step::Compute { .. } | Step::Sleep { .. } | Step::Watchdog { .. })
+}
+
+/// When a fault strikes (a lost reply has no moment of its own: it comes first).
+fn strikes_at(fault: &Fault) -> u64 {
+    at_ms_of(&mut fault.clone()).map_or(0, |v| *v)
+}
+
+/// How big a change is, smallest first: fewer added faults, then fewer moved times, then
+/// the milliseconds moved or added (a pause's or delay's length, a restart's wait, a
+/// jump); crashes and lost replies add no milliseconds.
+type Cost = (usize, usize, u64);
+
+fn cost(changes: &[Change]) -> Cost {
+    changes.iter().fold((0, 0, 0), plus)
+}
+
+/// `cost` with one more change.
+fn plus((added, moved, ms): Cost, change: &Change) -> Cost {
+    match change {
+        Change::Moved { from_ms, to_ms, .. } => {
+            (added, moved + 1, ms.saturating_add(from_ms.abs_diff(*to_ms)))
+        }
+        Change::Added(fault) => {
+            let length = match fault {
+                Fault::ClockJump { jump_ms, .. } => jump_ms.unsigned_abs(),
+                _ => length_of(&mut fault.clone()).map_or(0, |v| *v),
+            };
+            (added + 1, moved, ms.saturating_add(length))
+        }
+    }
+}
+
+/// The schedule's faults as a set, so two orders of adding them are one schedule.
+fn canonical(changes: &[Change]) -> String {
+    let mut parts: Vec<String> = changes.iter().map(|c| format!("{c:?}")).collect();
+    sort_by_key(&mut parts, |p| p.clone());
+    parts.join("|")
+}
+
+/// A digest of a run's events (time, actor, what happened, the other end): equal for
+/// identical runs. FNV-1a over the events' fields, so it needs no hash-ordered map and no
+/// seed.
+pub fn digest(trace: &Trace) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
+    for event in trace.events() {
+        event.at_ms.hash(&mut hasher);
+        event.actor.hash(&mut hasher);
+        event.kind.hash(&mut hasher);
+        event.peer.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
