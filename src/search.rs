@@ -233,7 +233,7 @@ impl Search {
         if !space.add.is_empty() {
             levels.extend((1..=space.max_added.min(3)).map(Level::Added));
         }
-        let mut search = Search {
+        Search {
             setup: setup.clone(),
             space,
             properties,
@@ -249,9 +249,7 @@ impl Search {
             capped: false,
             found: None,
             done: false,
-        };
-        search.known = search.queue.len() as u64;
-        search
+        }
     }
 
     /// The setup the schedules change.
@@ -585,8 +583,8 @@ fn fault_name(setup: &Setup, i: usize) -> String {
 
 fn knob(setup: &Setup, knob: Knob) -> Option<u64> {
     match knob {
-        Knob::FaultAt(i) => at_ms_of(&mut setup.faults.get(i)?.clone()).map(|v| *v),
-        Knob::FaultLength(i) => length_of(&mut setup.faults.get(i)?.clone()).map(|v| *v),
+        Knob::FaultAt(i) => Fault::at_ms_mut(&mut setup.faults.get(i)?.clone()).map(|v| *v),
+        Knob::FaultLength(i) => Fault::length_mut(&mut setup.faults.get(i)?.clone()).map(|v| *v),
         Knob::WorkerStart(w) => setup.workers.get(w.index()).map(|w| w.start_ms),
         Knob::Work { worker, step } => {
             match setup.workers.get(worker.index())?.program.get(step)? {
@@ -608,46 +606,15 @@ fn knob(setup: &Setup, knob: Knob) -> Option<u64> {
     }
 }
 
-/// When a fault strikes, if it has a moment of its own (a lost reply names a step).
-fn at_ms_of(fault: &mut Fault) -> Option<&mut u64> {
-    match fault {
-        Fault::Pause { at_ms, .. }
-        | Fault::Hang { at_ms, .. }
-        | Fault::Crash { at_ms, .. }
-        | Fault::Delay { at_ms, .. }
-        | Fault::CrashNode { at_ms, .. }
-        | Fault::ClockJump { at_ms, .. }
-        | Fault::Partition { at_ms, .. }
-        | Fault::SetCounter { at_ms, .. } => Some(at_ms),
-        Fault::LoseReply { .. } => None,
-    }
-}
-
-/// How long a fault lasts, if it lasts: a pause, a hang, a delay, a partition, the wait
-/// before a crashed node restarts.
-fn length_of(fault: &mut Fault) -> Option<&mut u64> {
-    match fault {
-        Fault::Pause { pause_ms: ms, .. }
-        | Fault::Hang { hang_ms: ms, .. }
-        | Fault::Delay { delay_ms: ms, .. }
-        | Fault::Partition { partition_ms: ms, .. } => Some(ms),
-        Fault::CrashNode { restart_after_ms, .. } => restart_after_ms.as_mut(),
-        Fault::Crash { .. }
-        | Fault::LoseReply { .. }
-        | Fault::ClockJump { .. }
-        | Fault::SetCounter { .. } => None,
-    }
-}
-
 fn set_knob(setup: &mut Setup, knob: Knob, value: u64) {
     match knob {
         Knob::FaultAt(i) => {
-            if let Some(at_ms) = setup.faults.get_mut(i).and_then(at_ms_of) {
+            if let Some(at_ms) = setup.faults.get_mut(i).and_then(Fault::at_ms_mut) {
                 *at_ms = value;
             }
         }
         Knob::FaultLength(i) => {
-            if let Some(ms) = setup.faults.get_mut(i).and_then(length_of) {
+            if let Some(ms) = setup.faults.get_mut(i).and_then(Fault::length_mut) {
                 *ms = value;
             }
         }
@@ -828,7 +795,7 @@ fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Faul
         match addition {
             Addition::Pause => {
                 for (w, own) in moments.of_worker.iter().enumerate() {
-                    for at_ms in around_own(own, moments.until_ms) {
+                    for at_ms in self::around(own, moments.until_ms) {
                         let next = own.iter().copied().find(|&t| t >= at_ms);
                         for pause_ms in lengths(&around, at_ms, next) {
                             out.push(Fault::Pause { worker: WorkerId::at(w), at_ms, pause_ms });
@@ -838,7 +805,7 @@ fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Faul
             }
             Addition::Crash => {
                 for (w, own) in moments.of_worker.iter().enumerate() {
-                    for at_ms in around_own(own, moments.until_ms) {
+                    for at_ms in self::around(own, moments.until_ms) {
                         out.push(Fault::Crash { worker: WorkerId::at(w), at_ms });
                     }
                 }
@@ -911,11 +878,6 @@ fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Faul
     out
 }
 
-/// A worker's fault may strike just before or just after each of its own events.
-fn around_own(own: &[u64], until_ms: u64) -> Vec<u64> {
-    around(own, until_ms)
-}
-
 /// Whether a step sends a request (and so has a reply to lose).
 fn talks(step: &Step) -> bool {
     !matches!(step, Step::Compute { .. } | Step::Sleep { .. } | Step::Watchdog { .. })
@@ -923,7 +885,7 @@ fn talks(step: &Step) -> bool {
 
 /// When a fault strikes (a lost reply has no moment of its own: it comes first).
 fn strikes_at(fault: &Fault) -> u64 {
-    at_ms_of(&mut fault.clone()).map_or(0, |v| *v)
+    Fault::at_ms_mut(&mut fault.clone()).map_or(0, |v| *v)
 }
 
 /// How big a change is, smallest first: fewer added faults, then fewer moved times, then
@@ -944,7 +906,7 @@ fn plus((added, moved, ms): Cost, change: &Change) -> Cost {
         Change::Added(fault) => {
             let length = match fault {
                 Fault::ClockJump { jump_ms, .. } => jump_ms.unsigned_abs(),
-                _ => length_of(&mut fault.clone()).map_or(0, |v| *v),
+                _ => Fault::length_mut(&mut fault.clone()).map_or(0, |v| *v),
             };
             (added + 1, moved, ms.saturating_add(length))
         }

@@ -69,6 +69,37 @@ impl<W, N> Fault<W, N> {
         }
     }
 
+    /// When the fault strikes, if it has a moment of its own (a lost reply names a step).
+    pub fn at_ms_mut(&mut self) -> Option<&mut u64> {
+        match self {
+            Fault::Pause { at_ms, .. }
+            | Fault::Hang { at_ms, .. }
+            | Fault::Crash { at_ms, .. }
+            | Fault::Delay { at_ms, .. }
+            | Fault::CrashNode { at_ms, .. }
+            | Fault::ClockJump { at_ms, .. }
+            | Fault::Partition { at_ms, .. }
+            | Fault::SetCounter { at_ms, .. } => Some(at_ms),
+            Fault::LoseReply { .. } => None,
+        }
+    }
+
+    /// How long the fault lasts, if it lasts: a pause, a hang, a delay, a partition, the
+    /// wait before a crashed node restarts.
+    pub fn length_mut(&mut self) -> Option<&mut u64> {
+        match self {
+            Fault::Pause { pause_ms: ms, .. }
+            | Fault::Hang { hang_ms: ms, .. }
+            | Fault::Delay { delay_ms: ms, .. }
+            | Fault::Partition { partition_ms: ms, .. } => Some(ms),
+            Fault::CrashNode { restart_after_ms, .. } => restart_after_ms.as_mut(),
+            Fault::Crash { .. }
+            | Fault::LoseReply { .. }
+            | Fault::ClockJump { .. }
+            | Fault::SetCounter { .. } => None,
+        }
+    }
+
     /// The same fault with its worker and node given another way (names resolved to ids,
     /// or ids named); the first refusal of either function is returned.
     pub fn map<W2, N2, E>(
