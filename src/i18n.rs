@@ -177,6 +177,7 @@ impl Messages {
 pub fn content_keys() -> Vec<(String, String)> {
     let mut keys: Vec<(String, String)> = crate::sim::event::NOTE_TEMPLATES
         .iter()
+        .chain(crate::search::PHRASES)
         .map(|(key, template)| ((*key).to_owned(), (*template).to_owned()))
         .collect();
     for s in crate::catalogue::all() {

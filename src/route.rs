@@ -107,6 +107,9 @@ pub enum View {
     Sandbox,
     /// `#/explore`
     Explore,
+    /// `#/break/<id>` or `#/break?sz=...`: the schedule search ("try to break it") on a
+    /// built-in or on a scenario carried in the link (the lesson builder's draft).
+    Break { target: Target },
     /// A route we do not know; `asked` is the path as given.
     NotFound { asked: String },
     /// A link we cannot read (malformed, truncated, or from a newer version).
@@ -149,12 +152,19 @@ impl View {
             | View::Handout { .. }
             | View::Sandbox
             | View::Custom { .. } => Page::Lab,
-            View::Explore => Page::Explore,
+            View::Explore | View::Break { .. } => Page::Explore,
             View::Home | View::Scenario { .. } | View::NotFound { .. } | View::Invalid { .. } => {
                 Page::Main
             }
         }
     }
+}
+
+/// What a search runs on.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Target {
+    Builtin(ScenarioId),
+    Carried(Payload),
 }
 
 /// A custom scenario inside a link, still encoded.
@@ -283,12 +293,16 @@ impl Link {
             // The sandbox reads its own query (a draft, a copy to make): see sandbox::Opening.
             (["sandbox"], _) => View::Sandbox,
             (["explore"], None) => View::Explore,
+            (["break", id], None) if let Some(id) = ScenarioId::parse(id) => {
+                View::Break { target: Target::Builtin(id) }
+            }
+            (["break"], Some(payload)) => View::Break { target: Target::Carried(payload) },
             (["s"], None) => return invalid("This link names no scenario.".to_owned()),
             // A scenario payload only belongs on `#/s` (found by tests/fuzz: it used to
             // turn `#?sj=...` into a not-found page that printed back as home).
             (_, Some(_)) => {
                 return invalid(
-                    "This link carries a scenario but is not a scenario link (#/s?...).".to_owned(),
+                    "This link carries a scenario but is not a scenario link (#/s?... or #/break?...).".to_owned(),
                 );
             }
             _ => View::NotFound { asked: path.to_owned() },
@@ -313,6 +327,13 @@ impl Link {
             View::Quiz => ("/quiz".to_owned(), Vec::new()),
             View::Sandbox => ("/sandbox".to_owned(), Vec::new()),
             View::Explore => ("/explore".to_owned(), Vec::new()),
+            View::Break { target: Target::Builtin(id) } => (format!("/break/{id}"), Vec::new()),
+            View::Break { target: Target::Carried(Payload::Json(json)) } => {
+                ("/break".to_owned(), vec![("sj".into(), base64url_encode(json.as_bytes()))])
+            }
+            View::Break { target: Target::Carried(Payload::Deflated(bytes)) } => {
+                ("/break".to_owned(), vec![("sz".into(), base64url_encode(bytes))])
+            }
             View::NotFound { asked } => (asked.clone(), Vec::new()),
             View::Invalid { .. } => ("/".to_owned(), Vec::new()),
         };

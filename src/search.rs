@@ -16,7 +16,7 @@
 
 use crate::sim::event::{Actor, EventKind, Property};
 use crate::sim::id::{NodeId, WorkerId};
-use crate::sim::order::{SortedSet, sort_by_key};
+use crate::sim::order::{SortedMap, SortedSet, sort_by_key};
 use crate::sim::scenario::{
     CrashKind, Expected, Fault, Scenario, ScenarioId, Setup, Step, Word, words,
 };
@@ -202,6 +202,12 @@ pub struct Search {
     capped: bool,
     found: Option<Counterexample>,
     done: bool,
+    /// Each moved time already queued, as `knob=value`, so a later round does not run it
+    /// again.
+    moved: SortedSet<String>,
+    /// Results of the current level's chunks that came before an earlier chunk's (see
+    /// [`Search::feed_chunk`]), by chunk number.
+    pending: SortedMap<usize, Vec<Evaluated>>,
 }
 
 /// A schedule of the next level before it is kept: its cost and generation number, the
@@ -215,9 +221,17 @@ struct Candidate {
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 enum Level {
     Lesson,
-    Moved,
+    /// One of the lesson's times moved. Round 0 moves it to the moments of the lesson's
+    /// own run; each later round moves the same time to the moments of a run an earlier
+    /// round made new (a move can create moments the lesson's run never had: a worker that
+    /// now gets the lock has a lease that now expires), until no new value is left.
+    Moved(usize),
     Added(usize),
 }
+
+/// Rounds of moved times at most (see [`Level::Moved`]): the built-ins and the random
+/// scenarios of tests/soundness reach their fixpoint in fewer.
+const MOVE_ROUNDS: usize = 4;
 
 /// Schedules per chunk: the unit of work handed out and of the early stop, so the answer
 /// and the counts do not depend on how many threads run the chunks.
@@ -228,7 +242,7 @@ impl Search {
     pub fn new(setup: &Setup, space: Space, properties: Vec<Property>) -> Search {
         let mut levels = vec![Level::Lesson];
         if space.vary == Vary::Times {
-            levels.push(Level::Moved);
+            levels.extend((0..MOVE_ROUNDS).map(Level::Moved));
         }
         if !space.add.is_empty() {
             levels.extend((1..=space.max_added.min(3)).map(Level::Added));
@@ -249,6 +263,8 @@ impl Search {
             capped: false,
             found: None,
             done: false,
+            pending: SortedMap::new(),
+            moved: SortedSet::new(),
         }
     }
 
@@ -300,6 +316,40 @@ impl Search {
         }
     }
 
+    /// The level being run and how many chunks it has: with [`Search::chunk`] and
+    /// [`Search::feed_chunk`], replicas of one search on several workers each run some of
+    /// a level's chunks and all take every result (the browser's way: no schedule crosses
+    /// a message, only results do).
+    pub fn level(&self) -> (usize, usize) {
+        (self.level, self.queue.len().div_ceil(CHUNK))
+    }
+
+    /// Chunk `j` of the current level (the same schedules `next_chunk` hands out j-th).
+    pub fn chunk(&self, j: usize) -> Option<Vec<Vec<Change>>> {
+        let start = j.checked_mul(CHUNK).filter(|&s| s < self.queue.len() && !self.done)?;
+        Some(self.queue[start..(start + CHUNK).min(self.queue.len())].to_vec())
+    }
+
+    /// Takes the results of chunk `j` of level `level`, in any order: each is held until
+    /// every earlier chunk's results are in, then fed as [`Search::feed`] would, so the
+    /// answer is the same whichever worker finished first. Results for another level, or
+    /// for a chunk already fed, are ignored.
+    pub fn feed_chunk(&mut self, level: usize, j: usize, results: Vec<Evaluated>) {
+        let expected = self.queue.get(j.saturating_mul(CHUNK)..).map_or(0, |r| r.len().min(CHUNK));
+        let stale = j.saturating_mul(CHUNK) < self.next;
+        if self.done || level != self.level || stale || expected == 0 || results.len() != expected {
+            return;
+        }
+        self.pending.insert(j, results);
+        while let Some(results) = self.pending.remove(&(self.next / CHUNK)) {
+            self.feed(&results);
+            if self.done || self.level != level {
+                self.pending = SortedMap::new();
+                break;
+            }
+        }
+    }
+
     /// Whether the search is over (see [`Search::report`]).
     pub fn is_done(&self) -> bool {
         self.done
@@ -333,6 +383,7 @@ impl Search {
         // fault; each later fault is added to a run of the level before that was new.
         let parents = match (level, finished) {
             (Level::Added(n), Some(Level::Added(_))) if n > 1 => fresh,
+            (Level::Moved(r), Some(Level::Moved(_))) if r > 0 => fresh,
             _ => vec![Vec::new()],
         };
         // Only the `level_limit` smallest changes are kept, so a level of millions is
@@ -350,7 +401,20 @@ impl Search {
             let moments = Moments::of(&trace, &setup);
             let base = cost(parent);
             let changes: Vec<Change> = match level {
-                Level::Moved => moves(&setup, &moments),
+                Level::Moved(0) => moves(&setup, &moments),
+                Level::Moved(_) => {
+                    // The same time as the parent's move, to this run's moments; as a
+                    // move from the lesson's own value.
+                    let Some(Change::Moved { knob: moved, .. }) = parent.first() else { continue };
+                    let from_ms = knob(&self.setup, *moved).unwrap_or_default();
+                    let again = moves(&setup, &moments).into_iter().filter_map(|c| match c {
+                        Change::Moved { knob, to_ms, .. } if knob == *moved && to_ms != from_ms => {
+                            Some(Change::Moved { knob, from_ms, to_ms })
+                        }
+                        _ => None,
+                    });
+                    again.collect()
+                }
                 Level::Added(_) => {
                     let after = parent.iter().rev().find_map(|c| match c {
                         Change::Added(fault) => Some(strikes_at(fault)),
@@ -364,6 +428,16 @@ impl Search {
                 Level::Lesson => Vec::new(),
             };
             for change in changes {
+                if let Change::Moved { knob, to_ms, .. } = &change
+                    && !self.moved.insert(format!("{knob:?}={to_ms}"))
+                {
+                    continue;
+                }
+                // A later round's move replaces its parent's: one time moved, not two.
+                let base = match level {
+                    Level::Moved(_) => (0, 0, 0),
+                    _ => base,
+                };
                 let key = (plus(base, &change), generated);
                 generated += 1;
                 if ceiling.is_some_and(|c| key > c) {
@@ -388,7 +462,10 @@ impl Search {
                 cut = true;
                 break;
             }
-            let mut changes = parents[candidate.parent].clone();
+            let mut changes = match level {
+                Level::Moved(_) => Vec::new(),
+                _ => parents[candidate.parent].clone(),
+            };
             changes.push(candidate.change);
             if keys.insert(canonical(&changes)) {
                 queue.push(changes);
@@ -459,62 +536,163 @@ pub fn apply(setup: &Setup, changes: &[Change]) -> Setup {
 
 /// A change in words, for the command line: "A's pause: 39.000 s -> 30.999 s".
 pub fn describe(change: &Change, setup: &Setup) -> String {
-    let worker = |w: WorkerId| setup.workers.get(w.index()).map_or("?", |w| w.name.as_str());
-    let s = sim::check::secs;
+    phrase(change, setup).english()
+}
+
+/// A sentence with its parts, so each page can say it in the learner's language: `key`
+/// names its template ([`PHRASES`] in English; `search.*` in the language packs).
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct Phrase {
+    pub key: String,
+    pub args: Vec<(String, Arg)>,
+}
+
+/// A part of a [`Phrase`]: a name as written, a time (each language writes it its way), or
+/// a phrase of its own ("A's pause").
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arg {
+    Text(String),
+    Ms(u64),
+    Phrase(Phrase),
+}
+
+impl Phrase {
+    fn new(key: &str, args: Vec<(&str, Arg)>) -> Phrase {
+        Phrase {
+            key: key.to_owned(),
+            args: args.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        }
+    }
+
+    /// The sentence, with `template` giving each key's template and `secs` writing times.
+    pub fn render(
+        &self,
+        template: &dyn Fn(&str) -> String,
+        secs: &dyn Fn(u64) -> String,
+    ) -> String {
+        let parts: Vec<(&str, String)> = self
+            .args
+            .iter()
+            .map(|(name, arg)| {
+                let text = match arg {
+                    Arg::Text(text) => text.clone(),
+                    Arg::Ms(ms) => secs(*ms),
+                    Arg::Phrase(inner) => inner.render(template, secs),
+                };
+                (name.as_str(), text)
+            })
+            .collect();
+        let args: Vec<(&str, &str)> = parts.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        sim::event::fill(&template(&self.key), &args)
+    }
+
+    /// The English sentence (the command line's, and the fallback of a pack that lacks it).
+    pub fn english(&self) -> String {
+        self.render(&|key| english_phrase(key).to_owned(), &sim::check::secs)
+    }
+}
+
+/// The English template of a phrase key ("" for a key that is not one).
+pub fn english_phrase(key: &str) -> &'static str {
+    PHRASES.iter().find(|(k, _)| *k == key).map_or("", |(_, t)| *t)
+}
+
+/// The search's sentences in English; the language packs translate each key.
+pub const PHRASES: &[(&str, &str)] = &[
+    ("search.fault.pause", "{who}'s pause"),
+    ("search.fault.hang", "{who}'s hang"),
+    ("search.fault.crash", "{who}'s crash"),
+    ("search.fault.delay", "{who}'s network delay"),
+    ("search.fault.partition", "{who}'s partition"),
+    ("search.fault.clock_jump", "{who}'s clock jump"),
+    ("search.fault.set_counter", "the counter's overwrite"),
+    ("search.fault.other", "a fault"),
+    ("search.moved.fault_at", "{fault} starts: {from} -> {to}"),
+    ("search.moved.fault_length", "{fault}: {from} -> {to}"),
+    ("search.moved.start", "{who}'s start: {from} -> {to}"),
+    ("search.moved.work", "{who}'s step {step} lasts: {from} -> {to}"),
+    ("search.moved.backoff", "{who}'s backoff at step {step}: {from} -> {to}"),
+    ("search.added.pause", "added: {who} pauses at {at} for {length}"),
+    ("search.added.crash", "added: {who} crashes at {at}"),
+    ("search.added.lost_reply", "added: the reply to {who}'s step {step} is lost"),
+    ("search.added.delay", "added: {who}'s request at {at} takes {length} to arrive"),
+    ("search.added.failover", "added: {who} dies at {at} (failover)"),
+    ("search.added.restart", "added: {who} crashes at {at} and restarts {length} later"),
+    ("search.added.clock_jump", "added: {who}'s clock jumps {jump} ms forward at {at}"),
+    ("search.added.other", "added: a fault"),
+];
+
+/// A change as a [`Phrase`].
+pub fn phrase(change: &Change, setup: &Setup) -> Phrase {
+    let worker = |w: WorkerId| {
+        Arg::Text(setup.workers.get(w.index()).map_or("?", |w| w.name.as_str()).to_owned())
+    };
+    let node = |n: NodeId| {
+        Arg::Text(setup.redis.nodes.get(n.index()).map_or("?", |n| n.name.as_str()).to_owned())
+    };
+    let step = |s: usize| Arg::Text((s + 1).to_string());
     match change {
         Change::Moved { knob, from_ms, to_ms } => {
-            let what = match *knob {
-                Knob::FaultAt(i) => format!("{} starts", fault_name(setup, i)),
-                Knob::FaultLength(i) => fault_name(setup, i),
-                Knob::WorkerStart(w) => format!("{}'s start", worker(w)),
-                Knob::Work { worker: w, step } => {
-                    format!("{}'s step {} lasts", worker(w), step + 1)
+            let (key, mut args) = match *knob {
+                Knob::FaultAt(i) => {
+                    ("search.moved.fault_at", vec![("fault", fault_name(setup, i))])
                 }
-                Knob::Backoff { worker: w, step } => {
-                    format!("{}'s backoff at step {}", worker(w), step + 1)
+                Knob::FaultLength(i) => {
+                    ("search.moved.fault_length", vec![("fault", fault_name(setup, i))])
+                }
+                Knob::WorkerStart(w) => ("search.moved.start", vec![("who", worker(w))]),
+                Knob::Work { worker: w, step: s } => {
+                    ("search.moved.work", vec![("who", worker(w)), ("step", step(s))])
+                }
+                Knob::Backoff { worker: w, step: s } => {
+                    ("search.moved.backoff", vec![("who", worker(w)), ("step", step(s))])
                 }
             };
-            format!("{what}: {} -> {}", s(*from_ms), s(*to_ms))
+            args.extend([("from", Arg::Ms(*from_ms)), ("to", Arg::Ms(*to_ms))]);
+            Phrase::new(key, args)
         }
-        Change::Added(fault) => {
-            let node =
-                |n: NodeId| setup.redis.nodes.get(n.index()).map_or("?", |n| n.name.as_str());
-            match fault {
-                Fault::Pause { worker: w, at_ms, pause_ms } => {
-                    format!("added: {} pauses at {} for {}", worker(*w), s(*at_ms), s(*pause_ms))
-                }
-                Fault::Crash { worker: w, at_ms } => {
-                    format!("added: {} crashes at {}", worker(*w), s(*at_ms))
-                }
-                Fault::LoseReply { worker: w, step, .. } => {
-                    format!("added: the reply to {}'s step {} is lost", worker(*w), step + 1)
-                }
-                Fault::Delay { worker: w, at_ms, delay_ms, .. } => format!(
-                    "added: {}'s request at {} takes {} to arrive",
-                    worker(*w),
-                    s(at_ms + 1),
-                    s(*delay_ms)
-                ),
-                Fault::CrashNode { node: n, at_ms, restart_after_ms: None, .. } => {
-                    format!("added: {} dies at {} (failover)", node(*n), s(*at_ms))
-                }
-                Fault::CrashNode { node: n, at_ms, restart_after_ms: Some(after), .. } => format!(
-                    "added: {} crashes at {} and restarts {} later",
-                    node(*n),
-                    s(*at_ms),
-                    s(*after)
-                ),
-                Fault::ClockJump { node: n, at_ms, jump_ms } => format!(
-                    "added: {}'s clock jumps {} ms forward at {}",
-                    node(*n),
-                    jump_ms,
-                    s(*at_ms)
-                ),
-                Fault::Hang { .. } | Fault::Partition { .. } | Fault::SetCounter { .. } => {
-                    "added: a fault".to_owned()
-                }
+        Change::Added(fault) => match fault {
+            Fault::Pause { worker: w, at_ms, pause_ms } => Phrase::new(
+                "search.added.pause",
+                vec![("who", worker(*w)), ("at", Arg::Ms(*at_ms)), ("length", Arg::Ms(*pause_ms))],
+            ),
+            Fault::Crash { worker: w, at_ms } => Phrase::new(
+                "search.added.crash",
+                vec![("who", worker(*w)), ("at", Arg::Ms(*at_ms))],
+            ),
+            Fault::LoseReply { worker: w, step: s, .. } => Phrase::new(
+                "search.added.lost_reply",
+                vec![("who", worker(*w)), ("step", step(*s))],
+            ),
+            Fault::Delay { worker: w, at_ms, delay_ms, .. } => Phrase::new(
+                "search.added.delay",
+                vec![
+                    ("who", worker(*w)),
+                    ("at", Arg::Ms(at_ms + 1)),
+                    ("length", Arg::Ms(*delay_ms)),
+                ],
+            ),
+            Fault::CrashNode { node: n, at_ms, restart_after_ms: None, .. } => Phrase::new(
+                "search.added.failover",
+                vec![("who", node(*n)), ("at", Arg::Ms(*at_ms))],
+            ),
+            Fault::CrashNode { node: n, at_ms, restart_after_ms: Some(after), .. } => Phrase::new(
+                "search.added.restart",
+                vec![("who", node(*n)), ("at", Arg::Ms(*at_ms)), ("length", Arg::Ms(*after))],
+            ),
+            Fault::ClockJump { node: n, at_ms, jump_ms } => Phrase::new(
+                "search.added.clock_jump",
+                vec![
+                    ("who", node(*n)),
+                    ("jump", Arg::Text(jump_ms.to_string())),
+                    ("at", Arg::Ms(*at_ms)),
+                ],
+            ),
+            Fault::Hang { .. } | Fault::Partition { .. } | Fault::SetCounter { .. } => {
+                Phrase::new("search.added.other", Vec::new())
             }
-        }
+        },
     }
 }
 
@@ -565,20 +743,21 @@ fn can_fail_over(setup: &Setup) -> bool {
         && setup.redis.topology == sim::scenario::Topology::Replicated
 }
 
-fn fault_name(setup: &Setup, i: usize) -> String {
+fn fault_name(setup: &Setup, i: usize) -> Arg {
     let worker = |w: &WorkerId| setup.workers.get(w.index()).map_or("?", |w| w.name.as_str());
     let node = |n: &NodeId| setup.redis.nodes.get(n.index()).map_or("?", |n| n.name.as_str());
-    match setup.faults.get(i) {
-        Some(Fault::Pause { worker: w, .. }) => format!("{}'s pause", worker(w)),
-        Some(Fault::Hang { worker: w, .. }) => format!("{}'s hang", worker(w)),
-        Some(Fault::Crash { worker: w, .. }) => format!("{}'s crash", worker(w)),
-        Some(Fault::Delay { worker: w, .. }) => format!("{}'s network delay", worker(w)),
-        Some(Fault::Partition { worker: w, .. }) => format!("{}'s partition", worker(w)),
-        Some(Fault::CrashNode { node: n, .. }) => format!("{}'s crash", node(n)),
-        Some(Fault::ClockJump { node: n, .. }) => format!("{}'s clock jump", node(n)),
-        Some(Fault::SetCounter { .. }) => "the counter's overwrite".to_owned(),
-        Some(Fault::LoseReply { .. }) | None => "a fault".to_owned(),
-    }
+    let (key, who) = match setup.faults.get(i) {
+        Some(Fault::Pause { worker: w, .. }) => ("search.fault.pause", worker(w)),
+        Some(Fault::Hang { worker: w, .. }) => ("search.fault.hang", worker(w)),
+        Some(Fault::Crash { worker: w, .. }) => ("search.fault.crash", worker(w)),
+        Some(Fault::Delay { worker: w, .. }) => ("search.fault.delay", worker(w)),
+        Some(Fault::Partition { worker: w, .. }) => ("search.fault.partition", worker(w)),
+        Some(Fault::CrashNode { node: n, .. }) => ("search.fault.crash", node(n)),
+        Some(Fault::ClockJump { node: n, .. }) => ("search.fault.clock_jump", node(n)),
+        Some(Fault::SetCounter { .. }) => ("search.fault.set_counter", ""),
+        Some(Fault::LoseReply { .. }) | None => ("search.fault.other", ""),
+    };
+    Arg::Phrase(Phrase::new(key, vec![("who", Arg::Text(who.to_owned()))]))
 }
 
 fn knob(setup: &Setup, knob: Knob) -> Option<u64> {
@@ -646,6 +825,9 @@ struct Moments {
     of_worker: Vec<Vec<u64>>,
     /// Each worker's requests: the times its commands reached a server.
     requests: Vec<Vec<u64>>,
+    /// Each worker's own events' times and its leases' deadlines, sorted: what moves when
+    /// its start or one of its steps moves.
+    shifting: Vec<Vec<u64>>,
     deadlines: Vec<u64>,
     until_ms: u64,
 }
@@ -657,6 +839,7 @@ impl Moments {
         let mut of_worker = vec![Vec::new(); n];
         let mut requests = vec![Vec::new(); n];
         let mut deadlines = Vec::new();
+        let mut shifting = vec![Vec::new(); n];
         for event in trace.events() {
             all.push(event.at_ms);
             let Actor::Worker(w) = event.actor else { continue };
@@ -668,6 +851,7 @@ impl Moments {
             if matches!(event.kind, EventKind::Granted { .. } | EventKind::Renewed { ok: true }) {
                 for ttl_ms in ttls(setup, w) {
                     deadlines.push(event.at_ms.saturating_add(ttl_ms));
+                    shifting[w.index()].push(event.at_ms.saturating_add(ttl_ms));
                 }
             }
         }
@@ -678,9 +862,13 @@ impl Moments {
         };
         tidy(&mut all);
         tidy(&mut deadlines);
+        for (w, own) in of_worker.iter().enumerate() {
+            shifting[w].extend(own);
+        }
         of_worker.iter_mut().for_each(tidy);
         requests.iter_mut().for_each(tidy);
-        Moments { all, of_worker, requests, deadlines, until_ms: setup.until_ms }
+        shifting.iter_mut().for_each(tidy);
+        Moments { all, of_worker, requests, shifting, deadlines, until_ms: setup.until_ms }
     }
 
     /// 1 ms before and after every moment, inside the run.
@@ -751,7 +939,7 @@ fn moves(setup: &Setup, moments: &Moments) -> Vec<Change> {
     for knob in knobs {
         let Some(from_ms) = self::knob(setup, knob) else { continue };
         let values: Vec<u64> = match knob {
-            Knob::FaultAt(_) | Knob::WorkerStart(_) => around.clone(),
+            Knob::FaultAt(_) => around.clone(),
             Knob::FaultLength(i) => {
                 let start = self::knob(setup, Knob::FaultAt(i)).unwrap_or(0);
                 let next = setup.faults[i]
@@ -760,11 +948,18 @@ fn moves(setup: &Setup, moments: &Moments) -> Vec<Change> {
                     .and_then(|times| times.iter().copied().find(|&t| t >= start));
                 lengths(&around, start, next)
             }
-            Knob::Work { worker, .. } | Knob::Backoff { worker, .. } => {
-                // The step's end moves every later event of the worker by the same amount:
-                // try each shift that brings one of them just before or after a moment.
-                let own = moments.of_worker.get(worker.index()).cloned().unwrap_or_default();
-                let mut values = Vec::new();
+            Knob::WorkerStart(worker)
+            | Knob::Work { worker, .. }
+            | Knob::Backoff { worker, .. } => {
+                // A worker's start, or a step's end, moves every later event of the worker
+                // and its leases' deadlines by the same amount: try each shift that brings
+                // one of them just before or after a moment (and, for a start, each moment
+                // itself, for a worker whose run has no event yet).
+                let own = moments.shifting.get(worker.index()).cloned().unwrap_or_default();
+                let mut values = match knob {
+                    Knob::WorkerStart(_) => around.clone(),
+                    _ => Vec::new(),
+                };
                 for &end in &around {
                     for &e in &own {
                         let shifted = i128::from(from_ms) + i128::from(end) - i128::from(e);
@@ -949,6 +1144,9 @@ impl std::hash::Hasher for Fnv {
         }
     }
 }
+
+pub mod session;
+pub mod wire;
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,8 @@
-//! The risk explorer's web worker: it says `ready`, receives the run's parameters, then
-//! chunks of trials, and answers each chunk with its tallies (`explore::wire`). It owns only the message
-//! loop; the trials are `explore::Trials`'. Natively it is empty (`fence explore --threads`
-//! runs the same chunks on threads).
+//! The web worker of explore.html's two pages: it says `ready`, then serves either the risk
+//! explorer (the run's parameters, then chunks of trials, each answered with its tallies:
+//! `explore::wire`) or the schedule search (a replica of the search: `search::wire`). It
+//! owns only the message loop; the work is `explore::Trials`' and `search::wire::Replica`'s.
+//! Natively it is empty (`fence explore` and `fence search --threads` use threads).
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {}
@@ -18,9 +19,16 @@ fn main() {
     // Invariant: this binary only ever runs as a dedicated worker (explore.html starts it).
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let trials: RefCell<Option<Trials>> = RefCell::new(None);
+    let replica = RefCell::new(fencing_playground::search::wire::Replica::new());
     let reply_to = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
+        if ["search ", "run ", "feed "].iter().any(|verb| text.starts_with(verb)) {
+            for reply in replica.borrow_mut().handle(&text) {
+                let _ = reply_to.post_message(&reply.into());
+            }
+            return;
+        }
         let reply = if let Some(params) = text.strip_prefix("params ") {
             match Params::from_text(params).and_then(Run::new) {
                 Ok(run) => {

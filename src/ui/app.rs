@@ -51,6 +51,7 @@ fn render_main<P: Pages>(link: &Link, m: &Messages) -> Html {
         | View::Handout { .. }
         | View::Sandbox
         | View::Explore
+        | View::Break { .. }
         | View::Custom { .. } => Html::default(),
         View::NotFound { asked } => {
             html! { <NotFound asked={m.tf("notfound.page", &[("path", &format!("#{asked}"))])} /> }
@@ -75,8 +76,11 @@ impl Pages for ExplorePages {
     const PAGE: Option<Page> = Some(Page::Explore);
 
     fn render(link: &Link, _: &Messages) -> Html {
-        match link.view {
+        match &link.view {
             View::Explore => html! { <crate::ui::explore::ExplorePage /> },
+            View::Break { target } => {
+                html! { <crate::ui::break_it::BreakPage target={target.clone()} /> }
+            }
             // The other pages' views: `App` sends them there before rendering.
             _ => Html::default(),
         }

@@ -4,6 +4,7 @@
 //! (listeners, timers, storage) sit in hooks, never in reducers.
 
 mod app;
+mod break_it;
 mod compare;
 mod course;
 mod crash;
@@ -20,6 +21,7 @@ mod not_found;
 pub(crate) mod player;
 mod quiz;
 mod sandbox;
+mod search_pool;
 mod share;
 
 pub use app::{AllPages, App, CoursePages, ExplorePages, LabPages, MainPages, Pages};

@@ -237,6 +237,10 @@ fn search_finds_the_wake_before_bs_write_and_writes_a_scenario_fence_run_replays
     assert!(record["schedules"].as_u64().is_some_and(|n| n > 1), "{record}");
     assert!(record["bounds"].as_str().is_some_and(|b| b.contains("added fault")), "{record}");
     assert_eq!(record["scenario"]["faults"][0]["pause_ms"], 30_999);
+    // The same answer, and the same counts, on one thread and on two.
+    let one = fence(&["search", "gc-pause-fenced", "--threads", "1"]);
+    let two = fence(&["search", "gc-pause-fenced", "--threads", "2"]);
+    assert_eq!(stdout(&one), stdout(&two));
 }
 
 #[test]

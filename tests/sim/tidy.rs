@@ -300,11 +300,11 @@ const SIM_LAYERS: &[&[&str]] = &[
 /// through the app shell that mounts them).
 const UI_LAYERS: &[&[&str]] = &[
     &["i18n", "hooks", "nav", "crash", "embed"],
-    &["share", "not_found", "home", "explore_pool"],
+    &["share", "not_found", "home", "explore_pool", "search_pool"],
     &["player", "explore"],
     &["compare", "handout"],
     &["lessons"],
-    &["quiz", "sandbox"],
+    &["quiz", "sandbox", "break_it"],
     &["course"],
     &["app"],
 ];

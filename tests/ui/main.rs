@@ -3,6 +3,7 @@
 //! behaviour is proven natively in `tests/sim`.
 #![cfg(target_arch = "wasm32")]
 
+mod break_it;
 mod course;
 mod determinism;
 mod explore;

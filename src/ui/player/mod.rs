@@ -290,11 +290,25 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     }
                     if !embed {
                         <p><a href={Link::to(crate::route::View::Compare { id: id.clone() }).to_hash()}>{ m.t("player.compare") }</a></p>
+                        if let Some(target) = break_target(&props.link.view) {
+                            <p><a href={Link::to(crate::route::View::Break { target }).to_hash()} data-testid="try-break">{ m.t("player.break") }</a></p>
+                        }
                     }
                 </aside>
             </div>
             <controls::EventLog trace={player.trace.clone()} cursor={player.cursor} on_action={dispatch.clone()} upto={hidden.then_some(player.cursor)} />
         </section>
+    }
+}
+
+/// What "Try to break it" searches: the built-in, or the scenario the link carries.
+fn break_target(view: &crate::route::View) -> Option<crate::route::Target> {
+    match view {
+        crate::route::View::Scenario { id } => Some(crate::route::Target::Builtin(id.clone())),
+        crate::route::View::Custom { payload } => {
+            Some(crate::route::Target::Carried(payload.clone()))
+        }
+        _ => None,
     }
 }
 

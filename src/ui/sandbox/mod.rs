@@ -465,6 +465,22 @@ fn ScenarioEditor() -> Html {
             }
         })
     };
+    // The draft's schedule search: the same link as Run's, to the search's page.
+    let on_break = {
+        let runnable = runnable.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(s) = runnable.clone() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let link = crate::ui::share::custom_link(&s).await;
+                    if let crate::route::View::Custom { payload } = link.view {
+                        let target = crate::route::Target::Carried(payload);
+                        let view = crate::route::View::Break { target };
+                        crate::ui::nav::set_hash(&crate::route::Link::to(view).to_hash());
+                    }
+                });
+            }
+        })
+    };
     let on_compare = {
         let comparing = comparing.clone();
         Callback::from(move |_: MouseEvent| comparing.set(!*comparing))
@@ -594,6 +610,7 @@ fn ScenarioEditor() -> Html {
                 <button data-testid="sandbox-redo" disabled={!editor.can_redo()} onclick={act(Action::Redo)} title="Ctrl+Shift+Z">{ m.lab("sandbox.redo") }</button>
                 <button class="primary" data-testid="sandbox-run" disabled={runnable.is_none()} onclick={on_run}>{ m.lab("sandbox.run") }</button>
                 <button data-testid="sandbox-compare" disabled={runnable.is_none()} aria-pressed={comparing.to_string()} onclick={on_compare}>{ m.lab("sandbox.compare") }</button>
+                <button data-testid="sandbox-break" disabled={runnable.is_none()} onclick={on_break}>{ m.lab("sandbox.break") }</button>
                 <button data-testid="sandbox-share" onclick={on_share}>{ m.lab("sandbox.share") }</button>
                 <button data-testid="sandbox-export" onclick={on_export}>{ m.lab("sandbox.export") }</button>
                 <label class="import">{ m.lab("sandbox.import") }{ " " }

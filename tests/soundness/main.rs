@@ -1,0 +1,219 @@
+//! The schedule search's soundness, over the built-ins and random scenarios (release
+//! build: `cargo test --release --test soundness`; scripts/test runs it):
+//! - every counterexample it returns for a built-in's default search reproduces its
+//!   violation under `fence run` (the file `fence search --out` writes);
+//! - on random scenarios where it says "holds", random samples of the same space (any
+//!   millisecond, not only the moments it tries) find no violation either.
+
+use std::process::Command;
+
+use fencing_playground::catalogue;
+use fencing_playground::search::{self, Addition, Change, Knob, Space, Vary};
+use fencing_playground::sim::event::{EventKind, Property};
+use fencing_playground::sim::prng::Prng;
+use fencing_playground::sim::scenario::{Fault, Scenario, Setup, Step};
+use fencing_playground::sim::{self, NodeId, WorkerId};
+
+fn fence(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_fence")).args(args).output().expect("fence runs")
+}
+
+#[test]
+fn every_counterexample_reproduces_under_fence_run() {
+    let dir = std::env::temp_dir().join(format!("fence-soundness-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let mut found = 0;
+    for lesson in catalogue::all() {
+        let properties = search::default_properties(&sim::run_facts(&lesson.setup));
+        let report = search::run(&lesson.setup, Space::for_setup(&lesson.setup), properties);
+        let Some(counterexample) = &report.found else { continue };
+        found += 1;
+        let scenario = search::counterexample_scenario(&lesson, counterexample);
+        let path = dir.join(format!("{}.json", scenario.id));
+        let text = catalogue::codec::write_scenario(&scenario).pretty();
+        std::fs::write(&path, text).expect("written");
+        let path = path.to_string_lossy().into_owned();
+        let output = fence(&["run", &path, "--format", "json"]);
+        assert!(
+            output.status.success(),
+            "{}: {}",
+            lesson.id,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let record: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("fence run's JSON");
+        let names: Vec<&str> = record["violations"]
+            .as_array()
+            .expect("violations")
+            .iter()
+            .filter_map(|v| v["property"].as_str())
+            .collect();
+        assert!(
+            names.contains(&counterexample.property.name()),
+            "{}: fence run shows {names:?}, the search said {}",
+            lesson.id,
+            counterexample.property.name()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(found >= 30, "only {found} built-ins refuted: the search lost its teeth");
+}
+
+/// A random scenario: a built-in's setup with its workers' starts, work and faults' times
+/// drawn again, so the searches cover setups no lesson has.
+fn random_scenario(prng: &mut Prng) -> Scenario {
+    let all = catalogue::all();
+    let mut scenario = all[prng.below(all.len() as u64) as usize].clone();
+    let setup = &mut scenario.setup;
+    let until = setup.until_ms.max(1);
+    for worker in &mut setup.workers {
+        if prng.chance(1, 2) {
+            worker.start_ms = prng.below(until / 4 + 1);
+        }
+        for step in &mut worker.program {
+            if let Step::Compute { ms } = step
+                && prng.chance(1, 2)
+            {
+                *ms = prng.below(20_000);
+            }
+        }
+    }
+    for fault in &mut setup.faults {
+        if let Some(at_ms) = Fault::at_ms_mut(fault)
+            && prng.chance(1, 2)
+        {
+            *at_ms = prng.below(until / 2 + 1);
+        }
+        if let Some(ms) = Fault::length_mut(fault)
+            && prng.chance(1, 2)
+        {
+            *ms = prng.below(40_000) + 1;
+        }
+    }
+    scenario
+}
+
+/// One schedule drawn at random from the space a search with `space` (at most one change)
+/// covers: the lesson's own, one of its times moved to any millisecond, or one fault of
+/// the palette added at any millisecond with any length.
+fn sample(setup: &Setup, space: &Space, prng: &mut Prng) -> Vec<Change> {
+    let until = setup.until_ms.max(2);
+    let any = |prng: &mut Prng| prng.below(until);
+    let worker = |prng: &mut Prng| WorkerId::at(prng.below(setup.workers.len() as u64) as usize);
+    if prng.chance(1, 2) && space.vary == Vary::Times {
+        let mut knobs = Vec::new();
+        for i in 0..setup.faults.len() {
+            knobs.extend([Knob::FaultAt(i), Knob::FaultLength(i)]);
+        }
+        for (w, worker) in setup.workers.iter().enumerate() {
+            knobs.push(Knob::WorkerStart(WorkerId::at(w)));
+            for (step, s) in worker.program.iter().enumerate() {
+                if matches!(s, Step::Compute { .. } | Step::Sleep { .. }) {
+                    knobs.push(Knob::Work { worker: WorkerId::at(w), step });
+                }
+            }
+        }
+        if knobs.is_empty() {
+            return Vec::new();
+        }
+        let knob = knobs[prng.below(knobs.len() as u64) as usize];
+        let to_ms = match knob {
+            Knob::FaultLength(_) => 1 + prng.below(until),
+            _ => any(prng),
+        };
+        // `from_ms` is not read by `apply`; the search's own moves set it.
+        return vec![Change::Moved { knob, from_ms: 0, to_ms }];
+    }
+    if space.add.is_empty() || space.max_added == 0 {
+        return Vec::new();
+    }
+    let addition = space.add[prng.below(space.add.len() as u64) as usize];
+    let fault = match addition {
+        Addition::Pause => {
+            Fault::Pause { worker: worker(prng), at_ms: any(prng), pause_ms: 1 + any(prng) }
+        }
+        Addition::Crash => Fault::Crash { worker: worker(prng), at_ms: any(prng) },
+        Addition::LostReply => {
+            let w = worker(prng);
+            let steps = setup.workers[w.index()].program.len().max(1);
+            Fault::LoseReply { worker: w, step: prng.below(steps as u64) as usize, attempt: 1 }
+        }
+        Addition::Delay => Fault::Delay {
+            worker: worker(prng),
+            at_ms: any(prng),
+            window_ms: 2,
+            delay_ms: 1 + any(prng),
+        },
+        Addition::Failover => Fault::CrashNode {
+            node: NodeId::at(0),
+            at_ms: any(prng),
+            kind: sim::scenario::CrashKind::Process,
+            restart_after_ms: None,
+        },
+        Addition::Restart => Fault::CrashNode {
+            node: NodeId::at(prng.below(setup.redis.nodes.len().max(1) as u64) as usize),
+            at_ms: any(prng),
+            kind: sim::scenario::CrashKind::Process,
+            restart_after_ms: Some(1 + any(prng)),
+        },
+        Addition::ClockJump => Fault::ClockJump {
+            node: NodeId::at(prng.below(setup.redis.nodes.len().max(1) as u64) as usize),
+            at_ms: any(prng),
+            jump_ms: i64::try_from(1 + any(prng)).unwrap_or(1),
+        },
+    };
+    vec![Change::Added(fault)]
+}
+
+fn broken(setup: &Setup, properties: &[Property]) -> Option<Property> {
+    let trace = sim::run_facts(setup);
+    trace.events().iter().find_map(|e| match &e.kind {
+        EventKind::Violation { property, .. } if properties.contains(property) => Some(*property),
+        _ => None,
+    })
+}
+
+#[test]
+fn where_the_search_says_holds_random_sampling_finds_nothing_either() {
+    const SCENARIOS: usize = 200;
+    const SAMPLES: usize = 2_000;
+    let seed: u64 =
+        std::env::var("SOUNDNESS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x50d);
+    let mut prng = Prng::new(seed);
+    let mut held = 0;
+    let mut tried = 0;
+    while held < SCENARIOS {
+        tried += 1;
+        assert!(tried < 50 * SCENARIOS, "too few random scenarios hold ({held} of {tried})");
+        let scenario = random_scenario(&mut prng);
+        let setup = &scenario.setup;
+        let properties = search::default_properties(&sim::run_facts(setup));
+        let mut space = Space::for_setup(setup);
+        space.max_added = 1;
+        let report = search::run(setup, space.clone(), properties.clone());
+        if report.found.is_some() || report.capped {
+            continue;
+        }
+        held += 1;
+        for i in 0..SAMPLES {
+            let changes = sample(setup, &space, &mut prng);
+            let changed = search::apply(setup, &changes);
+            if let Some(property) = broken(&changed, &properties) {
+                let path = std::env::temp_dir().join("soundness-counterexample.json");
+                let file = Scenario { setup: changed, ..scenario.clone() };
+                let _ = std::fs::write(&path, catalogue::codec::write_scenario(&file).pretty());
+                let original = std::env::temp_dir().join("soundness-held.json");
+                let _ =
+                    std::fs::write(&original, catalogue::codec::write_scenario(&scenario).pretty());
+                panic!(
+                    "scenario {held} ({}, from seed {seed}; replay: fence run {}): the search held over {} schedules, but sample {i} breaks {}: {changes:?}",
+                    path.display(),
+                    scenario.id,
+                    report.schedules,
+                    property.name()
+                );
+            }
+        }
+    }
+    println!("{held} scenarios held of {tried} tried; {SAMPLES} samples each found nothing");
+}

@@ -1,0 +1,89 @@
+//! "Try to break it": a search started shows its progress and can be cancelled; the
+//! `gc-pause-fenced` counterexample is found and opens in the player with what changed
+//! and what broke; a design safe within its bounds gets "no counterexample". The test
+//! bundle has no worker script, so the page's own thread runs the search here
+//! (tests/e2e/workers.cjs runs it on workers on the built site).
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use crate::support::{click, find, mount_at, set_change, settle, text};
+
+/// Waits (up to about a minute) until `test_id` shows.
+async fn wait_for(root: &web_sys::Element, test_id: &str) -> web_sys::Element {
+    for _ in 0..2000 {
+        if let Some(element) = find(root, test_id) {
+            return element;
+        }
+        settle().await;
+    }
+    panic!("{test_id} never showed");
+}
+
+#[wasm_bindgen_test]
+async fn the_fenced_pause_breaks_and_the_counterexample_opens_in_the_player() {
+    let root = mount_at("#/break/gc-pause-fenced").await;
+    wait_for(&root, "break").await;
+    set_change(&root, "break-workers", "0").await;
+    click(&root, "break-start").await;
+    let found = wait_for(&root, "break-found").await;
+    assert!(text(&found).contains("no-stale-holder"), "{}", text(&found));
+    let changes = text(&find(&root, "break-changes").expect("what changed"));
+    assert_eq!(changes.trim(), "A's pause: 39.000 s -> 30.999 s");
+    let broke = text(&find(&root, "break-broke").expect("what broke"));
+    assert!(broke.contains("after its lease had passed to B"), "{broke}");
+    let open = wait_for(&root, "break-open").await;
+    let href = open.get_attribute("href").expect("a link");
+    let hash = href.strip_prefix("lab.html").expect("the lab's player");
+    assert!(hash.starts_with("#/s?v=1&sz="), "{href:.60}");
+    // The link opens the counterexample in the player, with the banner in its summary.
+    let player = mount_at(hash).await;
+    let verdict = wait_for(&player, "verdict").await;
+    assert!(text(&verdict).contains("no-stale-holder") || !text(&verdict).is_empty());
+    let page = text(&player);
+    assert!(page.contains("a counterexample"), "{page:.400}");
+    assert!(page.contains("What changed: A's pause: 39.000 s -> 30.999 s"), "{page:.600}");
+}
+
+#[wasm_bindgen_test]
+async fn a_search_shows_its_progress_and_stops_when_cancelled() {
+    let root = mount_at("#/break/efficiency-lock").await;
+    wait_for(&root, "break").await;
+    set_change(&root, "break-workers", "0").await;
+    set_change(&root, "break-faults", "3").await;
+    click(&root, "break-start").await;
+    let progress = wait_for(&root, "break-progress").await;
+    for _ in 0..200 {
+        let run: u64 = progress.get_attribute("data-run").and_then(|r| r.parse().ok()).unwrap_or(0);
+        if run > 0 {
+            break;
+        }
+        settle().await;
+    }
+    assert!(text(&progress).contains("per second"), "{}", text(&progress));
+    click(&root, "break-cancel").await;
+    let cancelled = text(&find(&root, "break-cancelled").expect("cancelled"));
+    assert!(cancelled.starts_with("Cancelled after "), "{cancelled}");
+    assert!(find(&root, "break-progress").is_none());
+    // Nothing more arrives after Cancel.
+    settle().await;
+    assert_eq!(text(&find(&root, "break-cancelled").expect("still cancelled")), cancelled);
+}
+
+#[wasm_bindgen_test]
+async fn a_safe_design_has_no_counterexample_within_its_bounds() {
+    let root = mount_at("#/break/retry-lost-reply-idempotency-key").await;
+    wait_for(&root, "break").await;
+    set_change(&root, "break-workers", "0").await;
+    set_change(&root, "break-faults", "1").await;
+    click(&root, "break-start").await;
+    let none = text(&wait_for(&root, "break-none").await);
+    assert!(none.starts_with("No counterexample in "), "{none}");
+    assert!(none.contains("up to 1 added fault (a pause of any worker"), "{none}");
+}
+
+#[wasm_bindgen_test]
+async fn every_player_offers_the_search() {
+    let root = mount_at("#/s/gc-pause-fenced").await;
+    let link = wait_for(&root, "try-break").await;
+    assert_eq!(link.get_attribute("href").as_deref(), Some("#/break/gc-pause-fenced?v=1"));
+}
