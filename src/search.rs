@@ -18,7 +18,8 @@ use crate::sim::event::{Actor, EventKind, Property};
 use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::order::{SortedMap, SortedSet, sort_by_key};
 use crate::sim::scenario::{
-    CrashKind, Expected, Fault, Scenario, ScenarioId, Setup, Step, Word, words,
+    CrashKind, Expected, Fault, Rule, RuleOutcome, RuleVary, Scenario, ScenarioId, Setup, Step,
+    Word, words,
 };
 use crate::sim::{self, Trace};
 use serde::{Deserialize, Serialize};
@@ -522,6 +523,63 @@ pub fn default_properties(trace: &Trace) -> Vec<Property> {
     Property::ALL.into_iter().filter(|p| !broken.contains(p)).collect()
 }
 
+/// Checks one of a lesson's rules with the search: `Ok` with what the search found when
+/// the rule is as declared, `Err` with why not (a word it does not know, or the search's
+/// answer against the rule).
+pub fn check_rule(lesson: &Scenario, rule: &Rule) -> Result<String, String> {
+    let properties = rule
+        .properties
+        .iter()
+        .map(|name| {
+            Property::from_name(name).ok_or_else(|| format!("no property is called '{name}'"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut space = Space::for_setup(&lesson.setup);
+    if !rule.add.is_empty() {
+        space.add = rule
+            .add
+            .iter()
+            .map(|w| Addition::from_word(w).ok_or_else(|| format!("no fault is called '{w}'")))
+            .collect::<Result<_, _>>()?;
+    }
+    space.max_added = usize::try_from(rule.faults).unwrap_or(usize::MAX);
+    if space.max_added > 3 {
+        return Err("a rule adds at most 3 faults".to_owned());
+    }
+    space.vary = match rule.vary {
+        RuleVary::Times => Vary::Times,
+        RuleVary::Nothing => Vary::Nothing,
+    };
+    let bounds = space.describe();
+    let report = run(&lesson.setup, space, properties);
+    let capped = if report.capped { ", a level cut to its smallest changes" } else { "" };
+    match (&report.found, rule.outcome) {
+        (None, RuleOutcome::Holds) => Ok(format!(
+            "holds: no counterexample in {} schedules ({bounds}{capped})",
+            report.schedules
+        )),
+        (Some(found), RuleOutcome::Breaks) => {
+            let changes: Vec<String> =
+                found.changes.iter().map(|c| describe(c, &lesson.setup)).collect();
+            Ok(format!("breaks as declared: {} ({})", found.property.name(), changes.join("; ")))
+        }
+        (Some(found), RuleOutcome::Holds) => {
+            let changes: Vec<String> =
+                found.changes.iter().map(|c| describe(c, &lesson.setup)).collect();
+            let changed = if changes.is_empty() {
+                "the lesson's own schedule".to_owned()
+            } else {
+                changes.join("; ")
+            };
+            Err(format!("declared to hold, but {} breaks: {changed}", found.property.name()))
+        }
+        (None, RuleOutcome::Breaks) => Err(format!(
+            "declared to break, but no counterexample in {} schedules ({bounds}{capped})",
+            report.schedules
+        )),
+    }
+}
+
 /// The lesson's setup with `changes` made.
 pub fn apply(setup: &Setup, changes: &[Change]) -> Setup {
     let mut out = setup.clone();
@@ -730,6 +788,7 @@ pub fn counterexample_scenario(lesson: &Scenario, found: &Counterexample) -> Sce
         expect: Some(expect),
         prompts: Vec::new(),
         claims: Vec::new(),
+        rules: Vec::new(),
         ..lesson.clone()
     }
 }

@@ -275,9 +275,20 @@ mod cli {
                     print_suggestions(&trace, &scenario);
                     return Ok(ExitCode::SUCCESS);
                 }
-                let problems = lesson_problems(&trace, &scenario);
+                let mut problems = lesson_problems(&trace, &scenario);
                 for problem in &problems {
                     println!("{problem}");
+                }
+                // The rules it teaches, each checked by the schedule search.
+                for rule in &scenario.rules {
+                    match search::check_rule(&scenario, rule) {
+                        Ok(what) => println!("RULE ok     \"{}\": {what}", rule.says),
+                        Err(why) => {
+                            let problem = format!("RULE WRONG  \"{}\": {why}", rule.says);
+                            println!("{problem}");
+                            problems.push(problem);
+                        }
+                    }
                 }
                 println!("{}: {} problems", scenario.id, problems.len());
                 Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })

@@ -51,6 +51,50 @@ pub struct Scenario {
     /// The facts the title, summary and goal state about the run (checked against the
     /// trace by a native test).
     pub claims: Vec<Fact>,
+    /// The rules the lesson teaches, as claims about every schedule near its own (checked
+    /// by the schedule search: `tests/soundness`, `fence lesson`).
+    pub rules: Vec<Rule>,
+}
+
+/// A rule a lesson teaches: that some properties hold in every schedule of a space, or
+/// that some schedule of it breaks one. Data only; `search::check_rule` checks it.
+#[derive(Clone, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    /// The rule in the lesson's words (for its author and `fence lesson`).
+    pub says: String,
+    /// Property names (`no-stale-accept`, ...).
+    pub properties: Vec<String>,
+    pub outcome: RuleOutcome,
+    /// Which of the lesson's own times may move.
+    #[serde(default)]
+    pub vary: RuleVary,
+    /// At most this many added faults (0 to 3) ...
+    #[serde(default)]
+    pub faults: u32,
+    /// ... from these (`pause`, `crash`, `lost-reply`, `delay`, `failover`, `restart`,
+    /// `clock-jump`); none: the palette the setup can suffer.
+    #[serde(default)]
+    pub add: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleOutcome {
+    /// No schedule of the space breaks any of the properties.
+    Holds,
+    /// Some schedule of the space breaks one of them.
+    Breaks,
+}
+
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleVary {
+    /// Each fault's moment and length, each worker's start, work and backoff.
+    #[default]
+    Times,
+    /// The lesson's own times stay.
+    Nothing,
 }
 
 /// The whole input of one run: the cluster, the token source, the order row, the workers'

@@ -262,3 +262,22 @@ fn search_exits_0_within_bounds_1_on_a_counterexample_2_on_bad_input() {
     assert!(stderr(&bad).contains("no fault is called 'meteor'"), "{}", stderr(&bad));
     assert_eq!(fence(&["search", "no-such-lesson"]).status.code(), Some(2));
 }
+
+#[test]
+fn lesson_reports_the_rules_it_teaches_and_fails_on_a_wrong_one() {
+    let ok = fence(&["lesson", "gc-pause-unfenced"]);
+    assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
+    assert!(stdout(&ok).contains("RULE ok     \"Without a token check"), "{}", stdout(&ok));
+    // The same lesson claiming the opposite rule is refused, with the search's answer.
+    let text = include_str!("../../static/scenarios/gc-pause-unfenced.json")
+        .replace("\"outcome\": \"breaks\"", "\"outcome\": \"holds\"");
+    let path = temp_file("wrong-rule.json", &text);
+    let wrong = fence(&["lesson", &path]);
+    assert_eq!(wrong.status.code(), Some(1), "{}", stdout(&wrong));
+    assert!(stdout(&wrong).contains("RULE WRONG"), "{}", stdout(&wrong));
+    assert!(
+        stdout(&wrong).contains("no-stale-accept breaks: the lesson's own schedule"),
+        "{}",
+        stdout(&wrong)
+    );
+}

@@ -3,7 +3,8 @@
 //! - every counterexample it returns for a built-in's default search reproduces its
 //!   violation under `fence run` (the file `fence search --out` writes);
 //! - on random scenarios where it says "holds", random samples of the same space (any
-//!   millisecond, not only the moments it tries) find no violation either.
+//!   millisecond, not only the moments it tries) find no violation either;
+//! - every rule a lesson declares (`rules` in its file) is what the search finds.
 
 use std::process::Command;
 
@@ -216,4 +217,38 @@ fn where_the_search_says_holds_random_sampling_finds_nothing_either() {
         }
     }
     println!("{held} scenarios held of {tried} tried; {SAMPLES} samples each found nothing");
+}
+
+#[test]
+fn every_rule_a_lesson_declares_is_what_the_search_finds() {
+    let mut rules = 0;
+    let mut wrong = Vec::new();
+    for lesson in catalogue::all() {
+        for rule in &lesson.rules {
+            rules += 1;
+            if let Err(why) = search::check_rule(&lesson, rule) {
+                wrong.push(format!("{}: \"{}\": {why}", lesson.id, rule.says));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(rules >= 10, "only {rules} rules declared");
+}
+
+#[test]
+fn a_rule_that_is_not_so_is_refused() {
+    use fencing_playground::sim::scenario::{Rule, RuleOutcome, RuleVary};
+    let lesson = catalogue::find("gc-pause-fenced").expect("a built-in");
+    let rule = |properties: &[&str], outcome| Rule {
+        says: "test".into(),
+        properties: properties.iter().map(|p| (*p).to_owned()).collect(),
+        outcome,
+        vary: RuleVary::Times,
+        faults: 1,
+        add: vec!["pause".into()],
+    };
+    assert!(search::check_rule(&lesson, &rule(&["no-stale-holder"], RuleOutcome::Holds)).is_err());
+    assert!(search::check_rule(&lesson, &rule(&["no-stale-holder"], RuleOutcome::Breaks)).is_ok());
+    assert!(search::check_rule(&lesson, &rule(&["no-stale-accept"], RuleOutcome::Breaks)).is_err());
+    assert!(search::check_rule(&lesson, &rule(&["no-such"], RuleOutcome::Holds)).is_err());
 }

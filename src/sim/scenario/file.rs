@@ -12,8 +12,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AlertRule, Expected, Fact, GatewaySetup, NamedFault, Narration, Prompt, RedisSetup, Scenario,
-    ScenarioId, Setup, SqlSetup, TokenSource, WorkerSetup,
+    AlertRule, Expected, Fact, GatewaySetup, NamedFault, Narration, Prompt, RedisSetup, Rule,
+    Scenario, ScenarioId, Setup, SqlSetup, TokenSource, WorkerSetup,
 };
 
 /// The file's object, read before its names are resolved ([`Scenario::from_file`]).
@@ -48,6 +48,8 @@ pub struct ScenarioFile {
     prompts: Vec<Prompt>,
     #[serde(default)]
     claims: Vec<Fact>,
+    #[serde(default)]
+    rules: Vec<Rule>,
 }
 
 impl Scenario {
@@ -83,6 +85,7 @@ impl Scenario {
             expect: f.expect,
             prompts: f.prompts,
             claims: f.claims,
+            rules: f.rules,
         })
     }
 }
@@ -112,6 +115,7 @@ impl From<Scenario> for ScenarioFile {
             expect: s.expect,
             prompts: s.prompts,
             claims: s.claims,
+            rules: s.rules,
         }
     }
 }
