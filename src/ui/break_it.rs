@@ -92,7 +92,7 @@ fn static_name(key: &str, name: &str) -> Option<&'static str> {
 }
 
 /// The counterexample as a scenario file, titled and summarised in this language.
-fn localised(m: &Messages, lesson_title: &str, found: &Found) -> String {
+fn localised(m: &Messages, lesson_title: &str, goal: &str, found: &Found) -> String {
     let Ok(mut json) = serde_json::from_str::<serde_json::Value>(&found.scenario) else {
         return found.scenario.clone();
     };
@@ -109,6 +109,9 @@ fn localised(m: &Messages, lesson_title: &str, found: &Found) -> String {
     if let Some(object) = json.as_object_mut() {
         object.insert("title".into(), title.into());
         object.insert("summary".into(), summary.into());
+        // The counterexample's id is its own, so the player finds no translation of the
+        // lesson's goal under it: it is carried in the learner's language.
+        object.insert("goal".into(), goal.into());
     }
     json.to_string()
 }
@@ -295,6 +298,7 @@ fn BreakForm(props: &BreakFormProps) -> Html {
                             <label class="check">
                                 <input type="checkbox" checked={state.check.contains(&p)} onchange={toggle} data-testid={format!("break-check-{}", p.name())} />
                                 <code>{ p.name() }</code>
+                                <span class="prop-means">{ m.lab(&format!("explore.break.prop.{}", p.name())) }</span>
                             </label>
                         }
                     }) }
@@ -359,7 +363,7 @@ fn answer(m: &Messages, state: &Break, request: &Request, lesson: &Scenario) -> 
             match &outcome.found {
                 None => none_found(m, outcome, request, &seconds),
                 Some(found) => {
-                    html! { <FoundPanel found={found.clone()} lesson={lesson.title.clone()} id={lesson.id.to_string()} schedules={outcome.schedules} {seconds} /> }
+                    html! { <FoundPanel found={found.clone()} lesson={lesson.title.clone()} goal={lesson.goal.clone()} id={lesson.id.to_string()} schedules={outcome.schedules} {seconds} /> }
                 }
             }
         }
@@ -375,8 +379,11 @@ fn none_found(m: &Messages, outcome: &Outcome, request: &Request, seconds: &str)
             ("seconds", seconds),
         ],
     );
+    // A cut search is not a complete one: no green for it.
+    let class =
+        if outcome.capped { "panel break-answer capped" } else { "panel break-answer safe" };
     html! {
-        <div class="panel break-answer safe" data-testid="break-none" role="status">
+        <div class={class} data-testid="break-none" role="status">
             <p><strong>{ line }</strong></p>
             if outcome.capped {
                 <p class="note">{ m.labf("explore.break.capped", &[("limit", &LEVEL_LIMIT.to_string())]) }</p>
@@ -390,6 +397,7 @@ fn none_found(m: &Messages, outcome: &Outcome, request: &Request, seconds: &str)
 struct FoundProps {
     found: Found,
     lesson: String,
+    goal: String,
     id: String,
     schedules: u64,
     seconds: String,
@@ -401,10 +409,11 @@ struct FoundProps {
 fn FoundPanel(props: &FoundProps) -> Html {
     let m = use_i18n();
     let title = m.content(&format!("s.{}.title", props.id), &props.lesson);
+    let goal = m.content(&format!("s.{}.goal", props.id), &props.goal);
     let href = use_state(|| None::<String>);
     {
         let href = href.clone();
-        let json = localised(&m, &title, &props.found);
+        let json = localised(&m, &title, &goal, &props.found);
         let lang = m.lang;
         use_effect_with(json, move |json| {
             let json = json.clone();
@@ -432,6 +441,9 @@ fn FoundPanel(props: &FoundProps) -> Html {
             }
             <h2>{ m.lab("explore.break.broke") }</h2>
             <p data-testid="break-broke">{ broke(&m, &props.found) }</p>
+            if props.found.property == Property::NoStaleHolder.name() {
+                <p class="note" data-testid="break-limit">{ m.lab("explore.break.limit") }</p>
+            }
             if let Some(href) = &*href {
                 <p><a class="primary button" href={href.clone()} data-testid="break-open">{ m.lab("explore.break.open") }</a></p>
                 <p class="note">{ m.lab("explore.break.open_note") }</p>

@@ -31,6 +31,9 @@ async fn the_fenced_pause_breaks_and_the_counterexample_opens_in_the_player() {
     assert_eq!(changes.trim(), "A's pause: 39.000 s -> 30.999 s");
     let broke = text(&find(&root, "break-broke").expect("what broke"));
     assert!(broke.contains("after its lease had passed to B"), "{broke}");
+    // The fence's known limit is named as such, so the lesson does not read as wrong.
+    let limit = text(&find(&root, "break-limit").expect("the limit explained"));
+    assert!(limit.contains("known limit"), "{limit}");
     let open = wait_for(&root, "break-open").await;
     let href = open.get_attribute("href").expect("a link");
     let hash = href.strip_prefix("lab.html").expect("the lab's player");
