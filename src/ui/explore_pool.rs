@@ -112,7 +112,12 @@ impl Pool {
                     return;
                 }
                 stop_all(&shared);
-                events(PoolEvent::Failed(error_message(&e)));
+                let why = js_sys::Reflect::get(&e, &"message".into())
+                    .ok()
+                    .and_then(|m| m.as_string())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| "its script did not load".to_owned());
+                events(PoolEvent::Failed(why));
             });
             let mut s = shared.borrow_mut();
             let worker = s.workers[k].clone();
@@ -134,16 +139,6 @@ impl Pool {
         let s = self.shared.borrow();
         if s.stopped { 0 } else { s.workers.len() }
     }
-}
-
-/// What a worker's `error` event says: an exception's message, or that its script did not
-/// load (a plain `Event` without one). The search's pool reports failures the same way.
-pub(crate) fn error_message(e: &JsValue) -> String {
-    js_sys::Reflect::get(e, &"message".into())
-        .ok()
-        .and_then(|m| m.as_string())
-        .filter(|m| !m.is_empty())
-        .unwrap_or_else(|| "its script did not load".to_owned())
 }
 
 /// Gives worker `k` its next chunk, if any is left.

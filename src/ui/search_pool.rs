@@ -126,7 +126,12 @@ impl SearchPool {
                     return;
                 }
                 stop_all(&shared);
-                news(News::Ended(Ending::Failed(crate::ui::explore_pool::error_message(&e))));
+                let why = js_sys::Reflect::get(&e, &"message".into())
+                    .ok()
+                    .and_then(|m| m.as_string())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| "its script did not load".to_owned());
+                news(News::Ended(Ending::Failed(why)));
             });
             let mut s = shared.borrow_mut();
             let worker = s.workers[k].clone();
