@@ -1,8 +1,8 @@
 //! Build script: bakes what the pages carry compiled in, so no page parses it at run time.
 //! It reads the files in `static/` with serde_json and writes into `OUT_DIR`: the English
-//! messages as Rust data in two parts, the lab page's (keys starting with `sandbox.`,
-//! `explore.`, `compare.`, `export.`, `quiz.`, `course.` or `handout.`, `en_lab.rs`) and the
-//! rest (`en_main.rs`); the built-in scenarios as compact JSON in the order of
+//! messages as Rust data in three parts, the explorer page's (keys starting with
+//! `explore.`, `en_explore.rs`), the lab page's (`sandbox.`, `compare.`, `export.`, `quiz.`,
+//! `course.` or `handout.`, `en_lab.rs`) and the rest (`en_main.rs`); the built-in scenarios as compact JSON in the order of
 //! `static/scenarios/curriculum.txt` (`builtin_files.rs`, for the native tools, the tests and
 //! the lab page); their catalogue index as Rust data (`index.rs`: what the home page's cards
 //! show), so the main page carries only its own; and the timeline's rules from
@@ -24,12 +24,18 @@ fn main() {
     let text = std::fs::read_to_string(english).expect("static/i18n/en.json is UTF-8 text");
     // A malformed pack bakes as no messages; the native i18n test names the problem.
     let messages: Map<String, Value> = serde_json::from_str(&text).unwrap_or_default();
-    let (lab, main): (Vec<_>, Vec<_>) = messages
+    let (explore, rest): (Vec<_>, Vec<_>) = messages
         .iter()
         .filter_map(|(key, value)| Some((key.as_str(), value.as_str()?)))
-        .partition(|(key, _)| LAB_PREFIXES.iter().any(|p| key.starts_with(p)));
-    for (name, constant, members) in [("en_main.rs", "EN_MAIN", main), ("en_lab.rs", "EN_LAB", lab)]
-    {
+        .partition(|(key, _)| key.starts_with(EXPLORE_PREFIX));
+    let (lab, main): (Vec<_>, Vec<_>) =
+        rest.into_iter().partition(|(key, _)| LAB_PREFIXES.iter().any(|p| key.starts_with(p)));
+    let tables = [
+        ("en_main.rs", "EN_MAIN", main),
+        ("en_lab.rs", "EN_LAB", lab),
+        ("en_explore.rs", "EN_EXPLORE", explore),
+    ];
+    for (name, constant, members) in tables {
         let mut code = format!("pub static {constant}: &[(&str, &str)] = &[\n");
         for (key, value) in members {
             code.push_str(&format!("    ({key:?}, {value:?}),\n"));
@@ -74,8 +80,12 @@ fn main() {
 }
 
 /// The message keys only the lab page's views use (see `i18n::EN_LAB`).
-const LAB_PREFIXES: [&str; 7] =
-    ["sandbox.", "explore.", "compare.", "export.", "quiz.", "course.", "handout."];
+const LAB_PREFIXES: [&str; 6] = ["sandbox.", "compare.", "export.", "quiz.", "course.", "handout."];
+
+/// The message keys only the explorer page's views use (the risk explorer and the schedule
+/// search, see `i18n::EN_EXPLORE`): a table of their own, so the lab's bundle, which links
+/// to those views but does not show them, does not carry their text.
+const EXPLORE_PREFIX: &str = "explore.";
 
 /// The rules between `/* timeline: start */` and `/* timeline: end */` in the stylesheet,
 /// with each `var(--name)` replaced by the value the first `:root` block gives it (the

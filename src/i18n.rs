@@ -10,12 +10,14 @@ use crate::sim::order::{SortedMap, SortedSet};
 
 pub use crate::lang::Lang;
 
-// `EN_MAIN`: the English UI strings of the main page's views, and `EN_LAB`: those only the
-// lab page's views use (keys starting with `sandbox.`, `explore.`, `compare.`, ...), looked
-// up with [`Messages::lab`]. `build.rs` bakes both from `static/i18n/en.json` as Rust data,
-// so no page parses English, and only the lab's bundle references `EN_LAB`.
+// `EN_MAIN`: the English UI strings of the main page's views; `EN_LAB`: those only the lab
+// page's views use (keys starting with `sandbox.`, `compare.`, `quiz.`, ...), looked up
+// with [`Messages::lab`]; `EN_EXPLORE`: the explorer page's (`explore.`), looked up with
+// [`Messages::explore`]. `build.rs` bakes them from `static/i18n/en.json` as Rust data, so
+// no page parses English, and each bundle references only the tables its views use.
 include!(concat!(env!("OUT_DIR"), "/en_main.rs"));
 include!(concat!(env!("OUT_DIR"), "/en_lab.rs"));
+include!(concat!(env!("OUT_DIR"), "/en_explore.rs"));
 
 /// A language pack: key to template.
 pub type Pack = SortedMap<String, String>;
@@ -101,6 +103,16 @@ impl Messages {
     pub fn lab(&self, key: &str) -> String {
         static ENGLISH: std::sync::OnceLock<Pack> = std::sync::OnceLock::new();
         self.lookup(key, ENGLISH.get_or_init(|| english(EN_LAB)))
+    }
+
+    /// A UI string of the explorer page (see [`EN_EXPLORE`]): from the pack, else English.
+    pub fn explore(&self, key: &str) -> String {
+        static ENGLISH: std::sync::OnceLock<Pack> = std::sync::OnceLock::new();
+        self.lookup(key, ENGLISH.get_or_init(|| english(EN_EXPLORE)))
+    }
+
+    pub fn exploref(&self, key: &str, args: &[(&str, &str)]) -> String {
+        fill(&self.explore(key), args)
     }
 
     /// The pack's text, else `english`'s, else the key itself.

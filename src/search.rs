@@ -16,13 +16,14 @@
 
 use crate::sim::event::{Actor, EventKind, Property};
 use crate::sim::id::{NodeId, WorkerId};
-use crate::sim::order::{SortedMap, SortedSet, sort_by_key};
+use crate::sim::order::SortedMap;
 use crate::sim::scenario::{
     CrashKind, Expected, Fault, Rule, RuleOutcome, RuleVary, Scenario, ScenarioId, Setup, Step,
     Word, words,
 };
 use crate::sim::{self, Trace};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 /// A fault the search may add.
 #[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
@@ -197,15 +198,16 @@ pub struct Search {
     given: usize,
     /// This level's schedules whose run was new: the parents of the next level.
     fresh: Vec<Vec<Change>>,
-    seen: SortedSet<u64>,
+    /// Digests of the runs so far. A tree, not a sorted vector: it takes hundreds of
+    /// thousands of digests in no order, where a vector's inserts would move most of it.
+    seen: BTreeSet<u64>,
     runs: u64,
     known: u64,
     capped: bool,
     found: Option<Counterexample>,
     done: bool,
-    /// Each moved time already queued, as `knob=value`, so a later round does not run it
-    /// again.
-    moved: SortedSet<String>,
+    /// Each moved time already queued, so a later round does not run it again.
+    moved: BTreeSet<(Knob, u64)>,
     /// Results of the current level's chunks that came before an earlier chunk's (see
     /// [`Search::feed_chunk`]), by chunk number.
     pending: SortedMap<usize, Vec<Evaluated>>,
@@ -258,14 +260,14 @@ impl Search {
             next: 0,
             given: 0,
             fresh: Vec::new(),
-            seen: SortedSet::new(),
+            seen: BTreeSet::new(),
             runs: 0,
             known: 1,
             capped: false,
             found: None,
             done: false,
             pending: SortedMap::new(),
-            moved: SortedSet::new(),
+            moved: BTreeSet::new(),
         }
     }
 
@@ -421,7 +423,10 @@ impl Search {
                         Change::Added(fault) => Some(strikes_at(fault)),
                         Change::Moved { .. } => None,
                     });
-                    let faults = additions(&setup, &moments, &self.space.add);
+                    // What the ceiling would cut is not made at all: the same queue,
+                    // without building the millions of long faults a big level drops.
+                    let budget = Budget::under(ceiling.map(|c| c.0), base);
+                    let faults = additions(&setup, &moments, &self.space.add, budget);
                     let later =
                         faults.into_iter().filter(|f| after.is_none_or(|a| strikes_at(f) >= a));
                     later.map(Change::Added).collect()
@@ -430,7 +435,7 @@ impl Search {
             };
             for change in changes {
                 if let Change::Moved { knob, to_ms, .. } = &change
-                    && !self.moved.insert(format!("{knob:?}={to_ms}"))
+                    && !self.moved.insert((*knob, *to_ms))
                 {
                     continue;
                 }
@@ -457,7 +462,7 @@ impl Search {
         kept.sort_unstable_by_key(|c| c.key);
         // The same set of faults reached by two orders is one schedule.
         let mut queue: Vec<Vec<Change>> = Vec::with_capacity(kept.len().min(limit));
-        let mut keys: SortedSet<String> = SortedSet::new();
+        let mut keys: BTreeSet<String> = BTreeSet::new();
         for candidate in kept {
             if queue.len() == limit {
                 cut = true;
@@ -468,7 +473,9 @@ impl Search {
                 _ => parents[candidate.parent].clone(),
             };
             changes.push(candidate.change);
-            if keys.insert(canonical(&changes)) {
+            // Faults are added in the order they strike, so a schedule whose faults all
+            // strike at different moments has one order only: only ties need the set.
+            if !has_tie(&changes) || keys.insert(canonical(&changes)) {
                 queue.push(changes);
             }
         }
@@ -821,8 +828,8 @@ fn fault_name(setup: &Setup, i: usize) -> Arg {
 
 fn knob(setup: &Setup, knob: Knob) -> Option<u64> {
     match knob {
-        Knob::FaultAt(i) => Fault::at_ms_mut(&mut setup.faults.get(i)?.clone()).map(|v| *v),
-        Knob::FaultLength(i) => Fault::length_mut(&mut setup.faults.get(i)?.clone()).map(|v| *v),
+        Knob::FaultAt(i) => setup.faults.get(i)?.at_ms(),
+        Knob::FaultLength(i) => setup.faults.get(i)?.length_ms(),
         Knob::WorkerStart(w) => setup.workers.get(w.index()).map(|w| w.start_ms),
         Knob::Work { worker, step } => {
             match setup.workers.get(worker.index())?.program.get(step)? {
@@ -916,7 +923,7 @@ impl Moments {
         }
         all.extend(&deadlines);
         let tidy = |v: &mut Vec<u64>| {
-            sort_by_key(v, |t| *t);
+            v.sort_unstable();
             v.dedup();
         };
         tidy(&mut all);
@@ -943,7 +950,7 @@ fn around(times: &[u64], until_ms: u64) -> Vec<u64> {
         out.push(t + 1);
     }
     out.retain(|&t| t < until_ms);
-    sort_by_key(&mut out, |t| *t);
+    out.sort_unstable();
     out.dedup();
     out
 }
@@ -964,19 +971,27 @@ fn ttls(setup: &Setup, w: WorkerId) -> Vec<u64> {
 }
 
 /// Lengths that end a stretch begun at `start_ms` just before or after a later moment, or
-/// that move the delayed event at `next_ms` there.
-fn lengths(ends: &[u64], start_ms: u64, next_ms: Option<u64>) -> Vec<u64> {
-    let mut out: Vec<u64> = Vec::new();
-    for &end in ends {
-        if end > start_ms {
-            out.push(end - start_ms);
-        }
-        if let Some(next) = next_ms.filter(|&n| end > n) {
-            out.push(end - next);
+/// that move the delayed event at `next_ms` there, ascending and without repeats. `ends`
+/// is sorted, so each of the two families is already ascending: they are merged, not
+/// sorted (a level's faults call this for every moment of every parent); they stop at the
+/// first length `budget` refuses.
+fn lengths(ends: &[u64], start_ms: u64, next_ms: Option<u64>, budget: Budget) -> Vec<u64> {
+    let from = |origin: u64| ends.iter().filter(move |&&e| e > origin).map(move |&e| e - origin);
+    let mut a = from(start_ms).peekable();
+    let mut b = next_ms.into_iter().flat_map(from).peekable();
+    let mut out: Vec<u64> = Vec::with_capacity(ends.len());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&x), Some(&y)) if x <= y => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        let Some(length) = next.filter(|&l| budget.allows(l)) else { break };
+        if out.last() != Some(&length) {
+            out.push(length);
         }
     }
-    sort_by_key(&mut out, |t| *t);
-    out.dedup();
     out
 }
 
@@ -1005,7 +1020,7 @@ fn moves(setup: &Setup, moments: &Moments) -> Vec<Change> {
                     .worker()
                     .and_then(|w| moments.of_worker.get(w.index()))
                     .and_then(|times| times.iter().copied().find(|&t| t >= start));
-                lengths(&around, start, next)
+                lengths(&around, start, next, Budget::Any)
             }
             Knob::WorkerStart(worker)
             | Knob::Work { worker, .. }
@@ -1027,7 +1042,7 @@ fn moves(setup: &Setup, moments: &Moments) -> Vec<Change> {
                         }
                     }
                 }
-                sort_by_key(&mut values, |t| *t);
+                values.sort_unstable();
                 values.dedup();
                 values
             }
@@ -1041,30 +1056,68 @@ fn moves(setup: &Setup, moments: &Moments) -> Vec<Change> {
     out
 }
 
-/// Every fault of the palette at the moments that matter in `trace`.
-fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Fault> {
-    let around = moments.around();
+/// Which added faults a level can still keep, given the cost of the last change it keeps
+/// so far (its ceiling) and of the parent the fault is added to: a candidate costing as
+/// much as the ceiling or more is cut, since it was made later than the ceiling.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Budget {
+    Any,
+    /// Only faults adding fewer milliseconds than this.
+    Under(u64),
+    Nothing,
+}
+
+impl Budget {
+    fn under(ceiling: Option<Cost>, (added, moved, ms): Cost) -> Budget {
+        let Some((c_added, c_moved, c_ms)) = ceiling else { return Budget::Any };
+        match (added + 1, moved).cmp(&(c_added, c_moved)) {
+            std::cmp::Ordering::Less => Budget::Any,
+            std::cmp::Ordering::Greater => Budget::Nothing,
+            std::cmp::Ordering::Equal => match c_ms.checked_sub(ms) {
+                Some(room) if room > 0 => Budget::Under(room),
+                _ => Budget::Nothing,
+            },
+        }
+    }
+
+    fn allows(self, length_ms: u64) -> bool {
+        match self {
+            Budget::Any => true,
+            Budget::Under(room) => length_ms < room,
+            Budget::Nothing => false,
+        }
+    }
+}
+
+/// Every fault of the palette at the moments that matter in `trace` that `budget` allows.
+/// The lengths each loop tries are in ascending order, so a loop stops at the first one
+/// the budget refuses.
+fn additions(setup: &Setup, moments: &Moments, palette: &[Addition], budget: Budget) -> Vec<Fault> {
     let mut out = Vec::new();
+    if budget == Budget::Nothing {
+        return out;
+    }
+    let around = moments.around();
     for &addition in palette {
         match addition {
             Addition::Pause => {
                 for (w, own) in moments.of_worker.iter().enumerate() {
                     for at_ms in self::around(own, moments.until_ms) {
                         let next = own.iter().copied().find(|&t| t >= at_ms);
-                        for pause_ms in lengths(&around, at_ms, next) {
+                        for pause_ms in lengths(&around, at_ms, next, budget) {
                             out.push(Fault::Pause { worker: WorkerId::at(w), at_ms, pause_ms });
                         }
                     }
                 }
             }
-            Addition::Crash => {
+            Addition::Crash if budget.allows(0) => {
                 for (w, own) in moments.of_worker.iter().enumerate() {
                     for at_ms in self::around(own, moments.until_ms) {
                         out.push(Fault::Crash { worker: WorkerId::at(w), at_ms });
                     }
                 }
             }
-            Addition::LostReply => {
+            Addition::LostReply if budget.allows(0) => {
                 for (w, worker) in setup.workers.iter().enumerate() {
                     for (step, s) in worker.program.iter().enumerate() {
                         if talks(s) {
@@ -1081,7 +1134,7 @@ fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Faul
                 for (w, sent) in moments.requests.iter().enumerate() {
                     for &e in sent {
                         let Some(at_ms) = e.checked_sub(1) else { continue };
-                        for delay_ms in lengths(&around, e, None) {
+                        for delay_ms in lengths(&around, e, None, budget) {
                             let window_ms = 2;
                             let worker = WorkerId::at(w);
                             out.push(Fault::Delay { worker, at_ms, window_ms, delay_ms });
@@ -1089,7 +1142,7 @@ fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Faul
                     }
                 }
             }
-            Addition::Failover => {
+            Addition::Failover if budget.allows(0) => {
                 if can_fail_over(setup) {
                     for &at_ms in &around {
                         out.push(Fault::CrashNode {
@@ -1105,7 +1158,7 @@ fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Faul
                 let after: Vec<u64> = moments.all.iter().map(|t| t + 1).collect();
                 for n in 0..setup.redis.nodes.len() {
                     for &at_ms in &around {
-                        for restart in lengths(&after, at_ms, None) {
+                        for restart in lengths(&after, at_ms, None, budget) {
                             out.push(Fault::CrashNode {
                                 node: NodeId::at(n),
                                 at_ms,
@@ -1121,12 +1174,18 @@ fn additions(setup: &Setup, moments: &Moments, palette: &[Addition]) -> Vec<Faul
                     for &at_ms in &around {
                         for &deadline in moments.deadlines.iter().filter(|&&d| d > at_ms) {
                             let jump = deadline - at_ms + 1;
+                            if !budget.allows(jump) {
+                                break;
+                            }
                             let jump_ms = i64::try_from(jump).unwrap_or(i64::MAX);
                             out.push(Fault::ClockJump { node: NodeId::at(n), at_ms, jump_ms });
                         }
                     }
                 }
             }
+            // Crashes, lost replies and failovers add no milliseconds: past a budget
+            // of none.
+            Addition::Crash | Addition::LostReply | Addition::Failover => {}
         }
     }
     out
@@ -1139,7 +1198,7 @@ fn talks(step: &Step) -> bool {
 
 /// When a fault strikes (a lost reply has no moment of its own: it comes first).
 fn strikes_at(fault: &Fault) -> u64 {
-    Fault::at_ms_mut(&mut fault.clone()).map_or(0, |v| *v)
+    fault.at_ms().unwrap_or(0)
 }
 
 /// How big a change is, smallest first: fewer added faults, then fewer moved times, then
@@ -1160,17 +1219,30 @@ fn plus((added, moved, ms): Cost, change: &Change) -> Cost {
         Change::Added(fault) => {
             let length = match fault {
                 Fault::ClockJump { jump_ms, .. } => jump_ms.unsigned_abs(),
-                _ => Fault::length_mut(&mut fault.clone()).map_or(0, |v| *v),
+                _ => fault.length_ms().unwrap_or(0),
             };
             (added + 1, moved, ms.saturating_add(length))
         }
     }
 }
 
+/// Whether two of the added faults strike at the same moment (a lost reply has none of
+/// its own: it counts as 0, see [`strikes_at`]).
+fn has_tie(changes: &[Change]) -> bool {
+    let times: Vec<u64> = changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Added(fault) => Some(strikes_at(fault)),
+            Change::Moved { .. } => None,
+        })
+        .collect();
+    times.windows(2).any(|w| w[0] == w[1])
+}
+
 /// The schedule's faults as a set, so two orders of adding them are one schedule.
 fn canonical(changes: &[Change]) -> String {
     let mut parts: Vec<String> = changes.iter().map(|c| format!("{c:?}")).collect();
-    sort_by_key(&mut parts, |p| p.clone());
+    parts.sort_unstable();
     parts.join("|")
 }
 

@@ -45,20 +45,20 @@ pub(crate) fn bounds(m: &Messages, request: &Request) -> String {
     let words: Vec<String> = request.space.add.iter().map(|a| addition(m, *a)).collect();
     let k = request.space.max_added.to_string();
     let added = match (request.space.max_added, words.is_empty()) {
-        (0, _) | (_, true) => m.lab("explore.break.bounds.none_added"),
-        (1, false) => m.labf("explore.break.bounds.one_added", &[("list", &words.join(", "))]),
+        (0, _) | (_, true) => m.explore("explore.break.bounds.none_added"),
+        (1, false) => m.exploref("explore.break.bounds.one_added", &[("list", &words.join(", "))]),
         (_, false) => {
-            m.labf("explore.break.bounds.added", &[("n", &k), ("list", &words.join(", "))])
+            m.exploref("explore.break.bounds.added", &[("n", &k), ("list", &words.join(", "))])
         }
     };
     match request.space.vary {
-        Vary::Times => m.labf("explore.break.bounds.times", &[("added", &added)]),
+        Vary::Times => m.exploref("explore.break.bounds.times", &[("added", &added)]),
         Vary::Nothing => added,
     }
 }
 
 fn addition(m: &Messages, a: Addition) -> String {
-    m.lab(&format!("explore.break.add.{}", a.word()))
+    m.explore(&format!("explore.break.add.{}", a.word()))
 }
 
 /// A phrase of the search in this language (its times written the language's way).
@@ -98,11 +98,11 @@ fn localised(m: &Messages, lesson_title: &str, goal: &str, found: &Found) -> Str
     };
     let changes: Vec<String> = found.changes.iter().map(|c| phrase(m, c)).collect();
     let changed = match changes.is_empty() {
-        true => m.lab("explore.break.own"),
+        true => m.explore("explore.break.own"),
         false => changes.join("; "),
     };
-    let title = m.labf("explore.break.ce_title", &[("title", lesson_title)]);
-    let summary = m.labf(
+    let title = m.exploref("explore.break.ce_title", &[("title", lesson_title)]);
+    let summary = m.exploref(
         "explore.break.ce_summary",
         &[("changed", &changed), ("property", &found.property), ("broke", &broke(m, found))],
     );
@@ -265,16 +265,16 @@ fn BreakForm(props: &BreakFormProps) -> Html {
     let back_href = format!("{}{}", back.view.page().path(), back.to_hash());
     html! {
         <div class="explore break" data-testid="break">
-            <h1>{ m.lab("explore.break.title") }</h1>
-            <p class="lede">{ m.labf("explore.break.lede", &[("title", &title)]) }</p>
-            <p><a href={back_href} data-testid="break-back">{ m.labf("explore.break.back", &[("title", &title)]) }</a></p>
+            <h1>{ m.explore("explore.break.title") }</h1>
+            <p class="lede">{ m.exploref("explore.break.lede", &[("title", &title)]) }</p>
+            <p><a href={back_href} data-testid="break-back">{ m.exploref("explore.break.back", &[("title", &title)]) }</a></p>
             <form class="panel explore-form" onsubmit={on_submit}>
                 <label class="check">
                     <input type="checkbox" checked={state.vary == Vary::Times} disabled={running} onchange={on_vary} data-testid="break-vary" />
-                    { m.lab("explore.break.vary") }
+                    { m.explore("explore.break.vary") }
                 </label>
                 <fieldset disabled={running}>
-                    <legend>{ m.lab("explore.break.add") }</legend>
+                    <legend>{ m.explore("explore.break.add") }</legend>
                     { for PALETTE.iter().map(|&a| {
                         let toggle = on(&handle, move |_: Event| Action::Toggle(a));
                         html! {
@@ -285,39 +285,39 @@ fn BreakForm(props: &BreakFormProps) -> Html {
                         }
                     }) }
                 </fieldset>
-                <label>{ m.lab("explore.break.faults") }
+                <label>{ m.explore("explore.break.faults") }
                     <select data-testid="break-faults" onchange={on_faults} disabled={running}>
                         { for (0..=3).map(|k| html! { <option value={k.to_string()} selected={state.max_added == k}>{ k }</option> }) }
                     </select>
                 </label>
                 <fieldset disabled={running}>
-                    <legend>{ m.lab("explore.break.check") }</legend>
+                    <legend>{ m.explore("explore.break.check") }</legend>
                     { for Property::ALL.iter().map(|&p| {
                         let toggle = on(&handle, move |_: Event| Action::Check(p));
                         html! {
                             <label class="check">
                                 <input type="checkbox" checked={state.check.contains(&p)} onchange={toggle} data-testid={format!("break-check-{}", p.name())} />
                                 <code>{ p.name() }</code>
-                                <span class="prop-means">{ m.lab(&format!("explore.break.prop.{}", p.name())) }</span>
+                                <span class="prop-means">{ m.explore(&format!("explore.break.prop.{}", p.name())) }</span>
                             </label>
                         }
                     }) }
                 </fieldset>
-                <label>{ m.lab("explore.workers") }
+                <label>{ m.explore("explore.workers") }
                     <input type="number" min="0" max="16" value={state.workers.to_string()} onchange={on_workers} disabled={running} data-testid="break-workers" />
                 </label>
-                <p class="note">{ m.labf("explore.break.workers_help", &[("n", &cores().to_string())]) }</p>
-                <p class="note">{ m.labf("explore.break.bounds", &[("bounds", &bounds(&m, &request))]) }</p>
+                <p class="note">{ m.exploref("explore.break.workers_help", &[("n", &cores().to_string())]) }</p>
+                <p class="note">{ m.exploref("explore.break.bounds", &[("bounds", &bounds(&m, &request))]) }</p>
                 <div class="editor-bar">
-                    <button class="primary" type="submit" data-testid="break-start" disabled={running || state.check.is_empty()}>{ m.lab("explore.break.start") }</button>
-                    <button type="button" data-testid="break-cancel" disabled={!running} onclick={on_cancel}>{ m.lab("explore.cancel") }</button>
+                    <button class="primary" type="submit" data-testid="break-start" disabled={running || state.check.is_empty()}>{ m.explore("explore.break.start") }</button>
+                    <button type="button" data-testid="break-cancel" disabled={!running} onclick={on_cancel}>{ m.explore("explore.cancel") }</button>
                 </div>
                 if state.check.is_empty() {
-                    <p class="field-error" role="alert">{ m.lab("explore.break.none_checked") }</p>
+                    <p class="field-error" role="alert">{ m.explore("explore.break.none_checked") }</p>
                 }
             </form>
             { answer(&m, state, &request, lesson) }
-            <p class="note">{ m.lab("explore.break.how") }</p>
+            <p class="note">{ m.explore("explore.break.how") }</p>
         </div>
     }
 }
@@ -332,7 +332,7 @@ fn answer(m: &Messages, state: &Break, request: &Request, lesson: &Scenario) -> 
                 Some((per_s, left_s)) => (format!("{per_s:.0}"), format!("{left_s:.0}")),
                 None => ("…".to_owned(), "…".to_owned()),
             };
-            let line = m.labf(
+            let line = m.exploref(
                 "explore.break.progress",
                 &[
                     ("run", &standing.run.to_string()),
@@ -345,18 +345,18 @@ fn answer(m: &Messages, state: &Break, request: &Request, lesson: &Scenario) -> 
             );
             html! {
                 <div class="explore-progress" data-testid="break-progress" data-run={standing.run.to_string()}>
-                    <progress max="100" value={percent.to_string()} aria-label={m.lab("explore.progress")}></progress>
+                    <progress max="100" value={percent.to_string()} aria-label={m.explore("explore.progress")}></progress>
                     <span role="status">{ line }</span>
                 </div>
             }
         }
         Phase::Cancelled { standing } => html! {
             <p class="note" role="status" data-testid="break-cancelled">
-                { m.labf("explore.break.cancelled", &[("run", &standing.run.to_string())]) }
+                { m.exploref("explore.break.cancelled", &[("run", &standing.run.to_string())]) }
             </p>
         },
         Phase::Ended { ending: Ending::Failed(why), .. } => html! {
-            <p class="error" role="alert" data-testid="break-failed">{ m.labf("explore.break.failed", &[("why", why)]) }</p>
+            <p class="error" role="alert" data-testid="break-failed">{ m.exploref("explore.break.failed", &[("why", why)]) }</p>
         },
         Phase::Ended { ending: Ending::Report(outcome), elapsed_ms } => {
             let seconds = m.decimal(&format!("{:.1}", elapsed_ms / 1000.0));
@@ -371,7 +371,7 @@ fn answer(m: &Messages, state: &Break, request: &Request, lesson: &Scenario) -> 
 }
 
 fn none_found(m: &Messages, outcome: &Outcome, request: &Request, seconds: &str) -> Html {
-    let line = m.labf(
+    let line = m.exploref(
         "explore.break.none",
         &[
             ("schedules", &outcome.schedules.to_string()),
@@ -386,9 +386,9 @@ fn none_found(m: &Messages, outcome: &Outcome, request: &Request, seconds: &str)
         <div class={class} data-testid="break-none" role="status">
             <p><strong>{ line }</strong></p>
             if outcome.capped {
-                <p class="note">{ m.labf("explore.break.capped", &[("limit", &LEVEL_LIMIT.to_string())]) }</p>
+                <p class="note">{ m.exploref("explore.break.capped", &[("limit", &LEVEL_LIMIT.to_string())]) }</p>
             }
-            <p class="note">{ m.lab("explore.break.none_means") }</p>
+            <p class="note">{ m.explore("explore.break.none_means") }</p>
         </div>
     }
 }
@@ -432,21 +432,21 @@ fn FoundPanel(props: &FoundProps) -> Html {
     let changes: Vec<String> = props.found.changes.iter().map(|c| phrase(&m, c)).collect();
     html! {
         <div class="panel break-answer broken" data-testid="break-found" role="status">
-            <p><strong>{ m.labf("explore.break.found", &[("property", &props.found.property), ("schedules", &props.schedules.to_string()), ("seconds", &props.seconds)]) }</strong></p>
-            <h2>{ m.lab("explore.break.changed") }</h2>
+            <p><strong>{ m.exploref("explore.break.found", &[("property", &props.found.property), ("schedules", &props.schedules.to_string()), ("seconds", &props.seconds)]) }</strong></p>
+            <h2>{ m.explore("explore.break.changed") }</h2>
             if changes.is_empty() {
-                <p>{ m.lab("explore.break.own") }</p>
+                <p>{ m.explore("explore.break.own") }</p>
             } else {
                 <ul data-testid="break-changes">{ for changes.iter().map(|c| html! { <li>{ c }</li> }) }</ul>
             }
-            <h2>{ m.lab("explore.break.broke") }</h2>
+            <h2>{ m.explore("explore.break.broke") }</h2>
             <p data-testid="break-broke">{ broke(&m, &props.found) }</p>
             if props.found.property == Property::NoStaleHolder.name() {
-                <p class="note" data-testid="break-limit">{ m.lab("explore.break.limit") }</p>
+                <p class="note" data-testid="break-limit">{ m.explore("explore.break.limit") }</p>
             }
             if let Some(href) = &*href {
-                <p><a class="primary button" href={href.clone()} data-testid="break-open">{ m.lab("explore.break.open") }</a></p>
-                <p class="note">{ m.lab("explore.break.open_note") }</p>
+                <p><a class="primary button" href={href.clone()} data-testid="break-open">{ m.explore("explore.break.open") }</a></p>
+                <p class="note">{ m.explore("explore.break.open_note") }</p>
             }
         </div>
     }

@@ -293,63 +293,63 @@ pub(crate) fn ExplorePage() -> Html {
     let (done, total) = *progress;
     // The axis of the run on screen (not of the form being edited).
     let axis_label = match run.borrow().as_ref().map(|r| r.params().axis) {
-        Some(Axis::WorkMs) => m.lab("explore.axis.work"),
-        Some(Axis::WatchdogIntervalMs) => m.lab("explore.axis.interval"),
-        _ => m.lab("explore.axis.ttl"),
+        Some(Axis::WorkMs) => m.explore("explore.axis.work"),
+        Some(Axis::WatchdogIntervalMs) => m.explore("explore.axis.interval"),
+        _ => m.explore("explore.axis.ttl"),
     };
     let percent = (done * 100).checked_div(total).unwrap_or(0);
     html! {
         <div class="explore" data-testid="explore" data-workers={live.to_string()}>
-            <h1>{ m.lab("explore.title") }</h1>
-            <p class="lede">{ m.lab("explore.lede") }</p>
+            <h1>{ m.explore("explore.title") }</h1>
+            <p class="lede">{ m.explore("explore.lede") }</p>
             <form class="panel explore-form" onsubmit={on_run}>
-                { field(m.lab("explore.median"), &form.median, "explore-median", |f, v| f.median = v) }
-                { field(m.lab("explore.p99"), &form.p99, "explore-p99", |f, v| f.p99 = v) }
-                { field(m.lab("explore.work"), &form.work, "explore-work", |f, v| f.work = v) }
-                { field(m.lab("explore.ttl"), &form.ttl, "explore-ttl", |f, v| f.ttl = v) }
-                <label>{ m.lab("explore.axis") }
+                { field(m.explore("explore.median"), &form.median, "explore-median", |f, v| f.median = v) }
+                { field(m.explore("explore.p99"), &form.p99, "explore-p99", |f, v| f.p99 = v) }
+                { field(m.explore("explore.work"), &form.work, "explore-work", |f, v| f.work = v) }
+                { field(m.explore("explore.ttl"), &form.ttl, "explore-ttl", |f, v| f.ttl = v) }
+                <label>{ m.explore("explore.axis") }
                     <select data-testid="explore-axis" onchange={on_axis}>
-                        <option value="ttl" selected={form.axis == "ttl"}>{ m.lab("explore.axis.ttl") }</option>
-                        <option value="work" selected={form.axis == "work"}>{ m.lab("explore.axis.work") }</option>
-                        <option value="interval" selected={form.axis == "interval"}>{ m.lab("explore.axis.interval") }</option>
+                        <option value="ttl" selected={form.axis == "ttl"}>{ m.explore("explore.axis.ttl") }</option>
+                        <option value="work" selected={form.axis == "work"}>{ m.explore("explore.axis.work") }</option>
+                        <option value="interval" selected={form.axis == "interval"}>{ m.explore("explore.axis.interval") }</option>
                     </select>
                 </label>
-                { field(m.lab("explore.values"), &form.values, "explore-values", |f, v| f.values = v) }
-                <label>{ m.lab("explore.watchdog") }
+                { field(m.explore("explore.values"), &form.values, "explore-values", |f, v| f.values = v) }
+                <label>{ m.explore("explore.watchdog") }
                     <select data-testid="explore-watchdog" onchange={on_watchdog}>
-                        <option value="off" selected={form.watchdog == "off"}>{ m.lab("explore.watchdog_off") }</option>
-                        <option value="script" selected={form.watchdog == "script"}>{ m.lab("explore.watchdog_script") }</option>
-                        <option value="bare" selected={form.watchdog == "bare"}>{ m.lab("explore.watchdog_bare") }</option>
+                        <option value="off" selected={form.watchdog == "off"}>{ m.explore("explore.watchdog_off") }</option>
+                        <option value="script" selected={form.watchdog == "script"}>{ m.explore("explore.watchdog_script") }</option>
+                        <option value="bare" selected={form.watchdog == "bare"}>{ m.explore("explore.watchdog_bare") }</option>
                     </select>
                 </label>
-                { field(m.lab("explore.interval"), &form.interval, "explore-interval", |f, v| f.interval = v) }
-                { field(m.lab("explore.trials"), &form.trials, "explore-trials", |f, v| f.trials = v) }
-                { field(m.lab("explore.seed"), &form.seed, "explore-seed", |f, v| f.seed = v) }
-                { field(m.lab("explore.workers"), &form.workers, "explore-workers", |f, v| f.workers = v) }
-                <p class="note">{ m.labf("explore.workers_help", &[("n", &cores().to_string())]) }</p>
-                <p class="note">{ m.labf("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
+                { field(m.explore("explore.interval"), &form.interval, "explore-interval", |f, v| f.interval = v) }
+                { field(m.explore("explore.trials"), &form.trials, "explore-trials", |f, v| f.trials = v) }
+                { field(m.explore("explore.seed"), &form.seed, "explore-seed", |f, v| f.seed = v) }
+                { field(m.explore("explore.workers"), &form.workers, "explore-workers", |f, v| f.workers = v) }
+                <p class="note">{ m.exploref("explore.workers_help", &[("n", &cores().to_string())]) }</p>
+                <p class="note">{ m.exploref("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
                 <div class="editor-bar">
-                    <button class="primary" type="submit" data-testid="explore-run" disabled={*running}>{ m.lab("explore.run") }</button>
-                    <button type="button" data-testid="explore-cancel" disabled={!*running} onclick={on_cancel}>{ m.lab("explore.cancel") }</button>
+                    <button class="primary" type="submit" data-testid="explore-run" disabled={*running}>{ m.explore("explore.run") }</button>
+                    <button type="button" data-testid="explore-cancel" disabled={!*running} onclick={on_cancel}>{ m.explore("explore.cancel") }</button>
                 </div>
                 if let Some(message) = &*error {
                     <p class="field-error" role="alert" data-testid="explore-error">{ message }</p>
                 }
                 if *fallback {
-                    <p class="note" data-testid="explore-fallback">{ m.lab("explore.fallback") }</p>
+                    <p class="note" data-testid="explore-fallback">{ m.explore("explore.fallback") }</p>
                 }
             </form>
             if total > 0 {
                 <div class="explore-progress">
-                    <progress max="100" value={percent.to_string()} data-testid="explore-progress" aria-label={m.lab("explore.progress")}></progress>
-                    <span data-testid="explore-count">{ m.labf("explore.count", &[("done", &done.to_string()), ("total", &total.to_string())]) }</span>
+                    <progress max="100" value={percent.to_string()} data-testid="explore-progress" aria-label={m.explore("explore.progress")}></progress>
+                    <span data-testid="explore-count">{ m.exploref("explore.count", &[("done", &done.to_string()), ("total", &total.to_string())]) }</span>
                 </div>
             }
             if !snapshot.is_empty() {
                 <Chart points={(*snapshot).clone()} axis={axis_label.clone()} />
                 <Table points={(*snapshot).clone()} axis={axis_label} />
             }
-            <p class="note">{ m.lab("explore.model") }</p>
+            <p class="note">{ m.explore("explore.model") }</p>
         </div>
     }
 }
@@ -390,7 +390,7 @@ fn pool_events(
                 r.is_done()
             }
             PoolEvent::Failed(why) => {
-                error.set(Some(m.labf("explore.worker_failed", &[("why", &why)])));
+                error.set(Some(m.exploref("explore.worker_failed", &[("why", &why)])));
                 true
             }
         };
@@ -422,15 +422,15 @@ fn Table(props: &PointsProps) -> Html {
     html! {
         // On a phone the six columns are wider than the screen: the table scrolls, the page
         // does not.
-        <div class="explore-table-scroll" tabindex="0" role="region" aria-label={m.lab("explore.table_label")}>
+        <div class="explore-table-scroll" tabindex="0" role="region" aria-label={m.explore("explore.table_label")}>
         <table class="panel explore-table" data-testid="explore-table">
             <thead><tr>
                 <th scope="col">{ props.axis.clone() }</th>
-                <th scope="col">{ m.lab("explore.col.fencing") }</th>
-                <th scope="col">{ m.lab("explore.col.trials") }</th>
-                <th scope="col">{ m.lab("explore.col.two") }</th>
-                <th scope="col">{ m.lab("explore.col.stale") }</th>
-                <th scope="col">{ m.lab("explore.col.wasted") }</th>
+                <th scope="col">{ m.explore("explore.col.fencing") }</th>
+                <th scope="col">{ m.explore("explore.col.trials") }</th>
+                <th scope="col">{ m.explore("explore.col.two") }</th>
+                <th scope="col">{ m.explore("explore.col.stale") }</th>
+                <th scope="col">{ m.explore("explore.col.wasted") }</th>
             </tr></thead>
             <tbody>
                 { for props.points.iter().map(|p| {
@@ -439,7 +439,7 @@ fn Table(props: &PointsProps) -> Html {
                     html! {
                         <tr data-testid="explore-row" data-x={p.x.to_string()} data-fencing={if p.fencing == Fencing::On { "on" } else { "off" }}>
                             <td>{ p.x }</td>
-                            <td>{ if p.fencing == Fencing::On { m.lab("explore.fenced") } else { m.lab("explore.unfenced") } }</td>
+                            <td>{ if p.fencing == Fencing::On { m.explore("explore.fenced") } else { m.explore("explore.unfenced") } }</td>
                             <td>{ t.trials }</td>
                             <td>{ percent_text(&m, t.two_holders, t.trials) }</td>
                             <td data-testid="explore-stale">{ percent_text(&m, t.stale_accepted, t.trials) }</td>
@@ -483,13 +483,17 @@ fn Chart(props: &PointsProps) -> Html {
             .join(" ")
     };
     let lines = [
-        ("two", series(Fencing::Off, |t| t.two_holders), m.lab("explore.legend.two")),
+        ("two", series(Fencing::Off, |t| t.two_holders), m.explore("explore.legend.two")),
         (
             "stale-off",
             series(Fencing::Off, |t| t.stale_accepted),
-            m.lab("explore.legend.stale_off"),
+            m.explore("explore.legend.stale_off"),
         ),
-        ("stale-on", series(Fencing::On, |t| t.stale_accepted), m.lab("explore.legend.stale_on")),
+        (
+            "stale-on",
+            series(Fencing::On, |t| t.stale_accepted),
+            m.explore("explore.legend.stale_on"),
+        ),
     ];
     let y_ticks = [0u64, 250_000, 500_000, 750_000, 1_000_000];
     // TTL labels, skipping any that would touch the previous one.
@@ -501,7 +505,7 @@ fn Chart(props: &PointsProps) -> Html {
     }
     html! {
         <figure class="panel explore-chart">
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={m.lab("explore.chart")} data-testid="explore-chart">
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={m.explore("explore.chart")} data-testid="explore-chart">
                 <line class="axis" x1={LEFT.to_string()} y1={(H - BOTTOM).to_string()} x2={(W - RIGHT).to_string()} y2={(H - BOTTOM).to_string()} />
                 <line class="axis" x1={LEFT.to_string()} y1={TOP.to_string()} x2={LEFT.to_string()} y2={(H - BOTTOM).to_string()} />
                 { for y_ticks.iter().map(|&t| html! {
@@ -515,7 +519,7 @@ fn Chart(props: &PointsProps) -> Html {
                 }) }
                 <text class="axis-label" x={((LEFT + W - RIGHT) / 2).to_string()} y={(H - 10).to_string()} text-anchor="middle">{ props.axis.clone() }</text>
                 <text class="axis-label" x="14" y={((TOP + H - BOTTOM) / 2).to_string()} text-anchor="middle"
-                    transform={format!("rotate(-90 14 {})", (TOP + H - BOTTOM) / 2)}>{ m.lab("explore.axis.p") }</text>
+                    transform={format!("rotate(-90 14 {})", (TOP + H - BOTTOM) / 2)}>{ m.explore("explore.axis.p") }</text>
                 { for lines.iter().map(|(class, points, _)| html! {
                     <polyline class={classes!("series", *class)} points={points.clone()} data-series={*class} />
                 }) }

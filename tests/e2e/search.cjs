@@ -51,7 +51,7 @@ async function search(page, workers) {
     }
     console.log('   built-in                               workers  seconds  schedules  per second  longest task');
     for (const id of list) {
-      for (const workers of ids.length ? [1, 2] : [2]) {
+      for (const workers of (process.env.WORKERS || (ids.length ? '1,2' : '2')).split(',').map(Number)) {
         await open(page, url, id);
         const r = await search(page, workers);
         const rate = r.schedules / (r.ms / 1000);

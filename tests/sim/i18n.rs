@@ -13,8 +13,11 @@ fn pack(lang: Lang) -> BTreeMap<String, String> {
 #[test]
 fn every_key_is_translated_with_the_same_placeholders() {
     // The UI strings, as build.rs split them between the two pages.
-    let english_ui: BTreeMap<String, String> =
-        i18n::english(i18n::EN_MAIN).into_iter().chain(i18n::english(i18n::EN_LAB)).collect();
+    let english_ui: BTreeMap<String, String> = i18n::english(i18n::EN_MAIN)
+        .into_iter()
+        .chain(i18n::english(i18n::EN_LAB))
+        .chain(i18n::english(i18n::EN_EXPLORE))
+        .collect();
     assert_eq!(english_ui, pack(Lang::En), "the split lost or changed a message");
     // English content lives in the scenario and quiz files themselves.
     let english: BTreeMap<String, String> =
@@ -59,11 +62,13 @@ fn pack_problems(
 }
 
 /// Every literal key a view looks up exists in the English strings of its page: `t`/`tf`
-/// in the main page's, `lab`/`labf` in the lab's (a wrong one would show the bare key).
+/// in the main page's, `lab`/`labf` in the lab's, `explore`/`exploref` in the explorer's (a
+/// wrong one would show the bare key).
 #[test]
 fn every_key_a_view_uses_is_in_its_pages_english() {
     let main = i18n::english(i18n::EN_MAIN);
     let lab = i18n::english(i18n::EN_LAB);
+    let explore = i18n::english(i18n::EN_EXPLORE);
     let mut problems = Vec::new();
     let mut seen = 0;
     let dir = format!("{}/src/ui", env!("CARGO_MANIFEST_DIR"));
@@ -78,15 +83,18 @@ fn every_key_a_view_uses_is_in_its_pages_english() {
     }
     for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
         let source = std::fs::read_to_string(path).expect("source");
-        for (call, pack) in
-            [(".t(\"", &main), (".tf(\"", &main), (".lab(\"", &lab), (".labf(\"", &lab)]
+        // A literal key may sit on the next line of a long call, as rustfmt breaks it.
+        for (call, pack) in [(".t(", &main), (".tf(", &main), (".lab(", &lab), (".labf(", &lab)]
+            .into_iter()
+            .chain([(".explore(", &explore), (".exploref(", &explore)])
         {
             for piece in source.split(call).skip(1) {
+                let Some(piece) = piece.trim_start().strip_prefix('"') else { continue };
                 let key = piece.split('"').next().unwrap_or("");
                 seen += 1;
                 if !pack.contains_key(key) {
                     problems.push(format!(
-                        "{}: {call}{key}\" is not in its page's English",
+                        "{}: {call}\"{key}\" is not in its page's English",
                         path.display()
                     ));
                 }
@@ -104,6 +112,7 @@ fn the_check_catches_a_missing_key_a_changed_placeholder_and_a_stale_key() {
     let english: BTreeMap<String, String> = i18n::english(i18n::EN_MAIN)
         .into_iter()
         .chain(i18n::english(i18n::EN_LAB))
+        .chain(i18n::english(i18n::EN_EXPLORE))
         .chain(content_keys())
         .collect();
     let mut broken = pack(Lang::Id);
@@ -133,8 +142,11 @@ fn every_key_the_code_builds_is_in_every_pack() {
     let sandbox = fencing_playground::sandbox::message_keys();
     assert!(sandbox.len() > 100, "the sandbox's keys: {}", sandbox.len());
     computed.extend(sandbox.iter().map(String::as_str));
-    let english: BTreeMap<String, String> =
-        i18n::english(i18n::EN_MAIN).into_iter().chain(i18n::english(i18n::EN_LAB)).collect();
+    let english: BTreeMap<String, String> = i18n::english(i18n::EN_MAIN)
+        .into_iter()
+        .chain(i18n::english(i18n::EN_LAB))
+        .chain(i18n::english(i18n::EN_EXPLORE))
+        .collect();
     let mut missing = Vec::new();
     for key in &computed {
         for (name, pack) in [("en", &english), ("id", &pack(Lang::Id)), ("vi", &pack(Lang::Vi))] {
@@ -187,6 +199,7 @@ fn english_everything() -> BTreeMap<String, String> {
     i18n::english(i18n::EN_MAIN)
         .into_iter()
         .chain(i18n::english(i18n::EN_LAB))
+        .chain(i18n::english(i18n::EN_EXPLORE))
         .chain(content_keys())
         .collect()
 }

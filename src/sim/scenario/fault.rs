@@ -84,6 +84,36 @@ impl<W, N> Fault<W, N> {
         }
     }
 
+    /// When the fault strikes (see [`Fault::at_ms_mut`]).
+    pub fn at_ms(&self) -> Option<u64> {
+        match self {
+            Fault::Pause { at_ms, .. }
+            | Fault::Hang { at_ms, .. }
+            | Fault::Crash { at_ms, .. }
+            | Fault::Delay { at_ms, .. }
+            | Fault::CrashNode { at_ms, .. }
+            | Fault::ClockJump { at_ms, .. }
+            | Fault::Partition { at_ms, .. }
+            | Fault::SetCounter { at_ms, .. } => Some(*at_ms),
+            Fault::LoseReply { .. } => None,
+        }
+    }
+
+    /// How long the fault lasts (see [`Fault::length_mut`]).
+    pub fn length_ms(&self) -> Option<u64> {
+        match self {
+            Fault::Pause { pause_ms: ms, .. }
+            | Fault::Hang { hang_ms: ms, .. }
+            | Fault::Delay { delay_ms: ms, .. }
+            | Fault::Partition { partition_ms: ms, .. } => Some(*ms),
+            Fault::CrashNode { restart_after_ms, .. } => *restart_after_ms,
+            Fault::Crash { .. }
+            | Fault::LoseReply { .. }
+            | Fault::ClockJump { .. }
+            | Fault::SetCounter { .. } => None,
+        }
+    }
+
     /// How long the fault lasts, if it lasts: a pause, a hang, a delay, a partition, the
     /// wait before a crashed node restarts.
     pub fn length_mut(&mut self) -> Option<&mut u64> {
