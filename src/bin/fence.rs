@@ -289,6 +289,21 @@ mod cli {
                             problems.push(problem);
                         }
                     }
+                    // The sentence it proves must be the lesson's, word for word.
+                    let text = format!("{} {}", scenario.summary, scenario.goal);
+                    if rule.backs.is_empty() {
+                        continue;
+                    }
+                    if text.contains(&rule.backs) {
+                        println!("            backs \"{}\"", rule.backs);
+                    } else {
+                        let problem = format!(
+                            "RULE WRONG  backs \"{}\", which the summary and goal do not say",
+                            rule.backs
+                        );
+                        println!("{problem}");
+                        problems.push(problem);
+                    }
                 }
                 println!("{}: {} problems", scenario.id, problems.len());
                 Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })

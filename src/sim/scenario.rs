@@ -76,6 +76,12 @@ pub struct Rule {
     /// `clock-jump`); none: the palette the setup can suffer.
     #[serde(default)]
     pub add: Vec<String>,
+    /// The sentence of the lesson's summary or goal the rule proves, word for word: where a
+    /// lesson's text states a rule, or the condition under which its outcome holds, the
+    /// rule that checks it says so (tests/soundness holds the two together). Empty: none.
+    /// (Written even when empty: the baked lessons' binary form has no optional fields.)
+    #[serde(default)]
+    pub backs: String,
 }
 
 #[derive(Clone, Copy, Debug, Eq, PartialEq, Deserialize, Serialize)]

@@ -41,7 +41,8 @@ async fn the_fenced_pause_breaks_and_the_counterexample_opens_in_the_player() {
     // The link opens the counterexample in the player, with the banner in its summary.
     let player = mount_at(hash).await;
     let verdict = wait_for(&player, "verdict").await;
-    assert!(text(&verdict).contains("no-stale-holder") || !text(&verdict).is_empty());
+    let verdict = text(&verdict);
+    assert!(verdict.contains("VIOLATED") && verdict.contains("no-stale-holder"), "{verdict}");
     let page = text(&player);
     assert!(page.contains("a counterexample"), "{page:.400}");
     assert!(page.contains("What changed: A's pause: 39.000 s -> 30.999 s"), "{page:.600}");
