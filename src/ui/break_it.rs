@@ -19,6 +19,7 @@ use crate::search::{Addition, LEVEL_LIMIT, Vary};
 use crate::sim::Scenario;
 use crate::sim::event::{NOTE_TEMPLATES, Note, Property};
 use crate::sim::scenario::Word;
+use crate::ui::browser::{cores, now_ms};
 use crate::ui::i18n::use_i18n;
 use crate::ui::search_pool::{News, SearchPool};
 
@@ -141,18 +142,6 @@ fn input_value(e: &Event) -> String {
 
 fn input_checked(e: &Event) -> bool {
     e.target_dyn_into::<web_sys::HtmlInputElement>().is_some_and(|i| i.checked())
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
-/// The cores the browser reports (at least 1).
-fn cores() -> usize {
-    web_sys::window()
-        .map(|w| w.navigator().hardware_concurrency())
-        .filter(|n| n.is_finite() && *n >= 1.0)
-        .map_or(1, |n| n as usize)
 }
 
 /// Runs the search `state` describes on web workers while it is running; stops them when

@@ -11,6 +11,7 @@ use crate::explore::{
     Axis, Fencing, MS_MAX, Params, Point, Run, TRIALS_MAX, Tally, VALUES_MAX, Watchdog,
     parse_number, parse_numbers, percent,
 };
+use crate::ui::browser::{cores, now_ms};
 use crate::ui::explore_pool::{Pool, PoolEvent};
 use crate::ui::i18n::use_i18n;
 
@@ -22,10 +23,6 @@ const CHUNK_TRIALS: u64 = 2_000;
 const CHUNK_SIM_RUNS: u64 = 8;
 /// How often results from the workers are drawn.
 const REDRAW_MS: f64 = 100.0;
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
 
 /// The form as typed (text, so a half-typed value is kept); `params` reads it with the pure
 /// parsers `fence explore` uses too.
@@ -43,14 +40,6 @@ struct Form {
     seed: String,
     /// Web workers to run the trials on; 0 runs them on the page's own thread.
     workers: String,
-}
-
-/// The cores the browser reports (at least 1): the default number of workers.
-fn cores() -> usize {
-    web_sys::window()
-        .map(|w| w.navigator().hardware_concurrency())
-        .filter(|n| n.is_finite() && *n >= 1.0)
-        .map_or(1, |n| n as usize)
 }
 
 /// The interval shown while the watchdog is off (it is used once it is switched on).

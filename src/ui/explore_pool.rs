@@ -11,6 +11,7 @@ use wasm_bindgen::prelude::Closure;
 use web_sys::{MessageEvent, Worker};
 
 use crate::explore::{Dealer, Done, Run};
+use crate::ui::browser::worker_error;
 
 /// The worker's script, next to the page (trunk writes it unhashed: a worker's name is
 /// known at run time).
@@ -104,20 +105,13 @@ impl Pool {
             });
             let weak = Rc::downgrade(&shared);
             let events = on_event.clone();
-            // A script that does not load fires a plain `error` Event; an exception in the
-            // worker, an ErrorEvent with a message.
             let on_error = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
                 let Some(shared) = weak.upgrade() else { return };
                 if shared.borrow().stopped {
                     return;
                 }
                 stop_all(&shared);
-                let why = js_sys::Reflect::get(&e, &"message".into())
-                    .ok()
-                    .and_then(|m| m.as_string())
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or_else(|| "its script did not load".to_owned());
-                events(PoolEvent::Failed(why));
+                events(PoolEvent::Failed(worker_error(&e)));
             });
             let mut s = shared.borrow_mut();
             let worker = s.workers[k].clone();

@@ -5,6 +5,7 @@
 
 mod app;
 mod break_it;
+mod browser;
 mod compare;
 mod course;
 mod crash;

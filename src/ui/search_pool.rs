@@ -13,6 +13,7 @@ use web_sys::{MessageEvent, Worker};
 use std::collections::VecDeque;
 
 use crate::search::wire::{Ending, Relay, Replica, Request, Send, Standing};
+use crate::ui::browser::{now_ms, worker_error};
 
 /// The explore page's worker, which serves the search too (see explore_pool).
 const WORKER_URL: &str = "fencing-explore-worker_loader.js";
@@ -118,20 +119,13 @@ impl SearchPool {
             });
             let weak = Rc::downgrade(&shared);
             let news = on_news.clone();
-            // A script that does not load fires a plain `error` Event; an exception in the
-            // worker (a trap, out of memory), an ErrorEvent with a message.
             let on_error = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
                 let Some(shared) = weak.upgrade() else { return };
                 if shared.borrow().stopped {
                     return;
                 }
                 stop_all(&shared);
-                let why = js_sys::Reflect::get(&e, &"message".into())
-                    .ok()
-                    .and_then(|m| m.as_string())
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or_else(|| "its script did not load".to_owned());
-                news(News::Ended(Ending::Failed(why)));
+                news(News::Ended(Ending::Failed(worker_error(&e))));
             });
             let mut s = shared.borrow_mut();
             let worker = s.workers[k].clone();
@@ -214,10 +208,6 @@ fn slice(weak: std::rc::Weak<RefCell<OnPage>>, news: Rc<dyn Fn(News)>) {
         }
     })
     .forget();
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 fn post(shared: &Rc<RefCell<Shared>>, sends: Vec<Send>) {

@@ -6,6 +6,8 @@
 // Usage: node tests/e2e/search.cjs <app-url> bench [id...]
 //   each built-in's default search on 2 workers: seconds, distinct schedules, schedules
 //   per second, the longest main-thread task; prints numbers, asserts nothing.
+//   With ids given it runs each on 1 and 2 workers; WORKERS=1,2,1,2 sets the counts and
+//   their order (alternating rounds, for an A/B on a noisy machine).
 const { chromium } = require('playwright-core');
 
 async function open(page, url, id) {

@@ -299,7 +299,7 @@ const SIM_LAYERS: &[&[&str]] = &[
 /// The web shell's own layers, the same way (its views navigate through `nav`, never
 /// through the app shell that mounts them).
 const UI_LAYERS: &[&[&str]] = &[
-    &["i18n", "hooks", "nav", "crash", "embed"],
+    &["i18n", "hooks", "nav", "crash", "embed", "browser"],
     &["share", "not_found", "home", "explore_pool", "search_pool"],
     &["player", "explore"],
     &["compare", "handout"],
