@@ -35,12 +35,15 @@ fn main() {
         ("en_lab.rs", "EN_LAB", lab),
         ("en_explore.rs", "EN_EXPLORE", explore),
     ];
+    // One string per table, each member `key US text RS` (the ASCII unit and record
+    // separators, which no message contains): a table of string slices would carry 16
+    // bytes of addresses per message, which do not compress (see `i18n::english`).
     for (name, constant, members) in tables {
-        let mut code = format!("pub static {constant}: &[(&str, &str)] = &[\n");
+        let mut table = String::new();
         for (key, value) in members {
-            code.push_str(&format!("    ({key:?}, {value:?}),\n"));
+            table.push_str(&format!("{key}\u{1f}{value}\u{1e}"));
         }
-        code.push_str("];\n");
+        let code = format!("pub static {constant}: &str = {table:?};\n");
         std::fs::write(out.join(name), code).expect("OUT_DIR is writable");
     }
     let style = Path::new("static/style.css");
@@ -55,7 +58,7 @@ fn main() {
         order.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
     let mut files = String::from("/// The JSON text of each built-in, in curriculum order.\n");
     files.push_str("pub const FILES: &[(&str, &str)] = &[\n");
-    let mut index = String::from("pub static INDEX: &[Card] = &[\n");
+    let mut index = String::new();
     for id in &ids {
         let path = source.join(format!("{id}.json"));
         let text = std::fs::read_to_string(&path)
@@ -74,8 +77,8 @@ fn main() {
         }
     }
     files.push_str("];\n");
-    index.push_str("];\n");
     std::fs::write(out.join("builtin_files.rs"), files).expect("OUT_DIR is writable");
+    let index = format!("pub static INDEX: &str = {index:?};\n");
     std::fs::write(out.join("index.rs"), index).expect("OUT_DIR is writable");
 }
 
@@ -107,26 +110,13 @@ fn svg_style(css: &str) -> String {
     out.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
 }
 
-/// One card of the catalogue index (`catalogue::Card`) as Rust: what the home page shows
-/// of a scenario without carrying (or parsing) the whole lesson.
+/// One card of the catalogue index (`catalogue::INDEX`), a line: what the home page shows
+/// of a scenario without carrying (or parsing) the whole lesson. A tab or a line break in
+/// the text would split the card, so each becomes a space.
 fn card(root: &Value) -> String {
-    let text = |value: &Value, key: &str| {
-        value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+    let text = |key: &str| {
+        let value = root.get(key).and_then(Value::as_str).unwrap_or_default();
+        value.replace(['\t', '\n'], " ")
     };
-    let expect = root.get("expect");
-    // The badge's tone, as `Expected::is_bad` decides it: the author's `bad`, else a
-    // violation or a liveness warning.
-    let bad = expect.is_some_and(|e| {
-        let listed =
-            |name: &str| e.get(name).and_then(Value::as_array).is_some_and(|a| !a.is_empty());
-        e.get("bad").and_then(Value::as_bool).unwrap_or(listed("violations") || listed("warnings"))
-    });
-    format!(
-        "    Card {{ id: {:?}, title: {:?}, chapter: {:?}, goal: {:?}, badge: {:?}, bad: {bad} }},\n",
-        text(root, "id"),
-        text(root, "title"),
-        text(root, "chapter"),
-        text(root, "goal"),
-        expect.map(|e| text(e, "badge")).unwrap_or_default(),
-    )
+    format!("{}\t{}\t{}\t{}\n", text("id"), text("title"), text("chapter"), text("goal"))
 }

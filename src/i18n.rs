@@ -47,8 +47,11 @@ pub fn pack_of(members: impl IntoIterator<Item = (String, String)>) -> Pack {
 }
 
 /// English baked as `build.rs` wrote it, as a pack.
-pub fn english(members: &[(&str, &str)]) -> Pack {
-    pack_of(members.iter().map(|(key, text)| ((*key).to_owned(), (*text).to_owned())))
+/// The English messages of one table as build.rs bakes it: `key US text RS`, member after
+/// member.
+pub fn english(table: &str) -> Pack {
+    let members = table.split('\u{1e}').filter_map(|member| member.split_once('\u{1f}'));
+    pack_of(members.map(|(key, text)| (key.to_owned(), text.to_owned())))
 }
 
 /// Fills `{name}` placeholders; unknown placeholders stay as written.

@@ -12,6 +12,13 @@ use crate::sim::event::{Note, Property, WarningKind};
 use crate::sim::scenario::TokenSource;
 use crate::sim::token::token_text;
 
+/// How a transaction ended, for the checker.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum TxnEnd {
+    Commit,
+    Rollback,
+}
+
 /// A finding to be recorded as an event right after the step that caused it.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Finding {
@@ -36,9 +43,21 @@ pub struct Checker {
     /// Token -> (worker, event) of the first accepted write with it.
     writer_of_token: TokenIndex<(WorkerId, u32)>,
     paid_by: Option<(WorkerId, u32)>,
+    /// What the accepted writes had established before each open transaction's first
+    /// write: a rollback undoes that transaction's writes, so it restores this.
+    before_txn: Vec<(WorkerId, Accepted)>,
     charges: Vec<(WorkerId, u32)>,
     warned_reset: bool,
     warned_hung: Vec<WorkerId>,
+}
+
+/// The part of the checker that accepted writes change.
+#[derive(Clone, Debug)]
+struct Accepted {
+    max_token: Option<(i64, u32)>,
+    newest_lease: Option<(u32, u32)>,
+    writer_of_token: TokenIndex<(WorkerId, u32)>,
+    paid_by: Option<(WorkerId, u32)>,
 }
 
 #[derive(Clone, Debug)]
@@ -238,6 +257,37 @@ impl Checker {
     ) -> Vec<Finding> {
         let note = Note::new(how, vec![("actor", actor.to_owned()), ("owner", owner.to_owned())]);
         vec![violation(Property::OwnerOnly, note, vec![event])]
+    }
+
+    /// A write is about to run inside `worker`'s open transaction: remember what the
+    /// accepted writes had established, once per transaction. While the transaction holds
+    /// the row's lock no other write reaches the row, so a rollback can restore it.
+    pub fn before_txn_write(&mut self, worker: WorkerId) {
+        if self.before_txn.iter().any(|(w, _)| *w == worker) {
+            return;
+        }
+        let accepted = Accepted {
+            max_token: self.accepted_max_token,
+            newest_lease: self.accepted_newest_lease,
+            writer_of_token: self.writer_of_token.clone(),
+            paid_by: self.paid_by,
+        };
+        self.before_txn.push((worker, accepted));
+    }
+
+    /// `worker`'s transaction ended: a commit keeps its writes, a rollback (or a dropped
+    /// connection) undoes them, so a write nobody will ever see counts for nothing.
+    pub fn on_txn_end(&mut self, worker: WorkerId, end: TxnEnd) {
+        let Some(i) = self.before_txn.iter().position(|(w, _)| *w == worker) else {
+            return;
+        };
+        let (_, accepted) = self.before_txn.swap_remove(i);
+        if end == TxnEnd::Rollback {
+            self.accepted_max_token = accepted.max_token;
+            self.accepted_newest_lease = accepted.newest_lease;
+            self.writer_of_token = accepted.writer_of_token;
+            self.paid_by = accepted.paid_by;
+        }
     }
 
     pub fn on_write(&mut self, fact: &WriteFact<'_>, names: &[String]) -> Vec<Finding> {

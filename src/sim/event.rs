@@ -140,6 +140,10 @@ pub enum EventKind {
         already_applied: bool,
         last_fence: i64,
     },
+    /// `GET` of the lock key before a write: whether it still held this worker's value.
+    LeaseChecked {
+        mine: bool,
+    },
     Began,
     LockedRow,
     Committed,
@@ -174,6 +178,10 @@ pub enum EventKind {
     },
     /// The request was applied but its reply never arrived.
     ReplyLost,
+    /// The worker sent its next request, and the network holds it until `until_ms`.
+    Delayed {
+        until_ms: u64,
+    },
     /// A request failed because the node was down or unreachable.
     Unreachable {
         node: NodeId,
@@ -243,6 +251,7 @@ pub const TAGS: &[&str] = &[
     "write-accepted",
     "write-blocked",
     "reread",
+    "lease-checked",
     "began",
     "locked-row",
     "committed",
@@ -257,6 +266,7 @@ pub const TAGS: &[&str] = &[
     "alert-resolved",
     "alert-checked",
     "reply-lost",
+    "delayed",
     "unreachable",
     "paused",
     "hung",
@@ -295,6 +305,7 @@ impl EventKind {
             EventKind::Wrote { .. } => "write-accepted",
             EventKind::WriteBlocked { .. } => "write-blocked",
             EventKind::Reread { .. } => "reread",
+            EventKind::LeaseChecked { .. } => "lease-checked",
             EventKind::Began => "began",
             EventKind::LockedRow => "locked-row",
             EventKind::Committed => "committed",
@@ -309,6 +320,7 @@ impl EventKind {
             EventKind::Alert { firing: false, changed: true, .. } => "alert-resolved",
             EventKind::Alert { .. } => "alert-checked",
             EventKind::ReplyLost => "reply-lost",
+            EventKind::Delayed { .. } => "delayed",
             EventKind::Unreachable { .. } => "unreachable",
             EventKind::Paused { .. } => "paused",
             EventKind::Hung { .. } => "hung",
@@ -430,6 +442,7 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
         "{name}'s main thread has been hung for {d} but its watchdog keeps renewing: nobody else can take the lock",
     ),
     ("sim.paused", "stop-the-world pause for {d} (until {t})"),
+    ("sim.delayed", "request sent; the network holds it for {d} (it arrives at {t})"),
     ("sim.hung", "main thread hangs for {d} (until {t})"),
     ("sim.resumed", "running again"),
     ("sim.crashed", "process died"),
@@ -440,10 +453,11 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
     ("sim.overlap_n", "{names} all believe they hold the lock"),
     ("sim.expired", "{key} expired: its deadline passed on {node}'s clock"),
     ("sim.promoted", "promoted after {node} lost its primary; now expires keys on its own clock"),
-    ("sim.restarted", "restarted with {n} keys"),
-    ("sim.resynced", "full resync from {from}: dataset replaced, {n} keys"),
+    ("sim.restarted", "restarted, keys loaded: {n}"),
+    ("sim.resynced", "full resync from {from}: dataset replaced, keys: {n}"),
     ("sim.finished", "program finished"),
     ("sim.fenced_off", "stopped: fenced off"),
+    ("sim.lease_lost", "stopped: the lock no longer holds its value"),
     ("sim.gave_up", "gave up"),
     ("sim.already_done", "stopped: the order was already processed"),
     ("sim.gave_up_busy", "gave up: lock busy"),

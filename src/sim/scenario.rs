@@ -476,6 +476,10 @@ pub enum Step {
     DeleteOwnObjects,
     /// After a rejected write: read the row to tell "already applied" from "superseded".
     Reread,
+    /// `GET` the lock key and go on only while it still holds this acquisition's value:
+    /// the check most people add first. It answers for the moment of the `GET`; a pause
+    /// or a slow network after it defeats it.
+    CheckLease,
     /// Hand the task to the dead-letter queue.
     SendToDlq,
     /// Start the renewal thread (every `interval_ms`, by default a third of the TTL).

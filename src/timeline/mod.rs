@@ -92,9 +92,11 @@ pub fn marker_class(kind: &EventKind) -> MarkerClass {
         | EventKind::Renewed { ok: false }
         | EventKind::NodeLocked { ok: false, .. }
         | EventKind::Unreachable { .. }
+        | EventKind::LeaseChecked { mine: false }
         | EventKind::ReplyLost
         | EventKind::WriteBlocked { .. } => MarkerClass::Refused,
         EventKind::Paused { .. }
+        | EventKind::Delayed { .. }
         | EventKind::Hung { .. }
         | EventKind::Resumed
         | EventKind::Expired { .. }

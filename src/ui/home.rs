@@ -1,4 +1,5 @@
-//! The home view: the catalogue by chapter, one card per scenario with its outcome badge.
+//! The home view: the catalogue by chapter, one card per scenario: its title and
+//! goal, never its outcome (the badge is the player's, once the run is shown).
 
 use yew::prelude::*;
 
@@ -33,11 +34,6 @@ pub(crate) fn Home() -> Html {
                                     <a href={href}>
                                         <h3>{ m.content(&format!("s.{}.title", s.id), &s.title) }</h3>
                                         <p>{ m.content(&format!("s.{}.goal", s.id), &s.goal) }</p>
-                                        if !s.badge.is_empty() {
-                                            <span class={classes!("badge", s.bad.then_some("bad"))} data-testid="badge">
-                                                { m.content(&format!("s.{}.badge", s.id), &s.badge) }
-                                            </span>
-                                        }
                                     </a>
                                 </li>
                             }

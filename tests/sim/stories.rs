@@ -421,3 +421,70 @@ fn dlq_alert_resolves_when_successes_bring_the_share_back_under() {
         [("alert-resolved", "2/5 = 40% < 45%: resolved"), ("alert-checked", "2/6 = 33% < 45%: ok")]
     );
 }
+
+#[test]
+fn a_write_its_transaction_rolled_back_does_not_count_as_paid() {
+    // A's UPDATE lands inside its transaction, its reply is lost and A gives up: PostgreSQL
+    // rolls the transaction back, B reads 'pending' and pays. Only B's payment is real.
+    let mut scenario = builtin("row-lock-instead-of-lease");
+    scenario.setup.faults.push(sim::scenario::Fault::LoseReply {
+        worker: sim::WorkerId(0),
+        step: 3,
+        attempt: 1,
+    });
+    let trace = sim::run(&scenario.setup);
+    let tags: Vec<&str> = trace.events().iter().map(|e| e.kind.tag()).collect();
+    assert!(tags.contains(&"gave-up"), "{tags:?}");
+    let writes: Vec<(String, u32)> =
+        trace.summary().writes.iter().map(|w| (w.worker.clone(), w.rows)).collect();
+    assert_eq!(writes, [("A".to_owned(), 1), ("B".to_owned(), 1)]);
+    assert_eq!(trace.state_at(trace.len()).order.updated_by, "B");
+    assert_eq!(violations(&trace), Vec::<String>::new());
+    // Committed, the same write does count: B's UPDATE then matches no row.
+    let trace = sim::run(&builtin("row-lock-instead-of-lease").setup);
+    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows).collect();
+    assert_eq!(rows, [1, 0]);
+}
+
+#[test]
+fn a_lease_check_passes_before_the_pause_and_nothing_checks_after_it() {
+    let trace = sim::run(&builtin("lease-check-before-write").setup);
+    let checks: Vec<(String, bool)> = trace
+        .events()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::LeaseChecked { mine } => Some((e.reply.clone(), mine)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        checks,
+        [("\"A-e8ffc4441451\"".to_owned(), true), ("\"B-55613ff287e7\"".to_owned(), true)]
+    );
+    assert_eq!(violations(&trace), ["no-stale-accept"]);
+    // Moved past the pause, the same check sees B's value and A stops without writing.
+    let mut scenario = builtin("lease-check-before-write");
+    scenario.setup.workers[0].program.swap(2, 3);
+    let trace = sim::run(&scenario.setup);
+    let a_checks: Vec<bool> = trace
+        .events()
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::LeaseChecked { mine } if e.reply.contains("B-") => Some(mine),
+            EventKind::LeaseChecked { mine } if e.reply == "(nil)" => Some(mine),
+            _ => None,
+        })
+        .collect();
+    assert!(a_checks.contains(&false), "{}", sim::render::render(&trace));
+    assert!(trace.summary().writes.iter().all(|w| w.worker != "A"));
+}
+
+#[test]
+fn a_delayed_request_says_when_it_was_sent_and_when_it_arrives() {
+    let trace = sim::run(&builtin("delayed-write").setup);
+    let delayed = trace.events().iter().find(|e| e.kind.tag() == "delayed").expect("an event");
+    assert_eq!(delayed.at_ms, 29_500);
+    assert_eq!(delayed.kind, EventKind::Delayed { until_ms: 32_500 });
+    let a_write = trace.summary().writes.into_iter().find(|w| w.worker == "A").expect("A wrote");
+    assert_eq!((a_write.at_ms, a_write.rows), (32_500, 0));
+}

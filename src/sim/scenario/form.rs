@@ -178,6 +178,7 @@ pub enum StepKind {
     PutObject,
     DeleteOwnObjects,
     Reread,
+    CheckLease,
     SendToDlq,
     Watchdog,
     Release,
@@ -198,6 +199,7 @@ words!(StepKind:
     "put-object" => StepKind::PutObject,
     "delete-own-objects" => StepKind::DeleteOwnObjects,
     "reread" => StepKind::Reread,
+    "check-lease" => StepKind::CheckLease,
     "send-to-dlq" => StepKind::SendToDlq,
     "watchdog" => StepKind::Watchdog,
     "release" => StepKind::Release,
@@ -223,6 +225,7 @@ impl StepKind {
             StepKind::Release => &["do", "how"],
             StepKind::DeleteOwnObjects
             | StepKind::Reread
+            | StepKind::CheckLease
             | StepKind::SendToDlq
             | StepKind::Begin
             | StepKind::SelectForUpdate
@@ -316,6 +319,7 @@ impl TryFrom<StepForm> for Step {
             StepKind::PutObject => Step::PutObject { if_match: f.if_match.unwrap_or(false) },
             StepKind::DeleteOwnObjects => Step::DeleteOwnObjects,
             StepKind::Reread => Step::Reread,
+            StepKind::CheckLease => Step::CheckLease,
             StepKind::SendToDlq => Step::SendToDlq,
             StepKind::Watchdog => Step::Watchdog { interval_ms: f.interval_ms, how: how(f.how)? },
             StepKind::Release => Step::Release { how: how(f.how)? },
@@ -368,6 +372,7 @@ impl From<Step> for StepForm {
             }
             Step::DeleteOwnObjects => form(StepKind::DeleteOwnObjects),
             Step::Reread => form(StepKind::Reread),
+            Step::CheckLease => form(StepKind::CheckLease),
             Step::SendToDlq => form(StepKind::SendToDlq),
             Step::Watchdog { interval_ms, how } => {
                 StepForm { interval_ms, how: word(how.word()), ..form(StepKind::Watchdog) }

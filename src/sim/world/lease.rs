@@ -64,6 +64,29 @@ impl<'s> World<'s> {
         self.advance_after(w, 0, false);
     }
 
+    /// `GET lock_key`, compared with this acquisition's value in the application: go on
+    /// if it matches, stop if the lock has expired or passed on.
+    pub(super) fn step_check_lease(&mut self, w: WorkerId) {
+        let n = match self.lock_node(w) {
+            Ok(n) => n,
+            Err(node) => {
+                self.unreachable(w, node, 0, 1);
+                return;
+            }
+        };
+        let lock_key = self.setup.redis.lock_key.clone();
+        let reply = self.redis_exec(n, &Command::Get { key: lock_key.clone() });
+        let mine = matches!(&reply, Reply::Bulk(v) if *v == *self.runtime[w.index()].lock_value);
+        let command = self.text(|| command_text(&["GET", &lock_key]));
+        let reply = self.text(|| reply.to_inline());
+        self.emit(Actor::Worker(w), EventKind::LeaseChecked { mine }, command, reply, Vec::new());
+        if mine {
+            self.advance_after(w, 0, false);
+        } else {
+            self.end(w, EventKind::Finished, "sim.lease_lost");
+        }
+    }
+
     /// Redlock's release: the check-and-delete script on every reachable node. The requests
     /// are independent; the model shows them as one event.
     pub(super) fn release_everywhere(&mut self, w: WorkerId) {

@@ -7,7 +7,7 @@
 use super::World;
 use super::record::Said;
 use super::worker::Rejection;
-use crate::sim::check::{WriteFact, secs};
+use crate::sim::check::{TxnEnd, WriteFact, secs};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::WorkerId;
 use crate::sim::scenario::{Compare, Guard, Setup, StatusCheck, TokenSource, WriteHow};
@@ -393,8 +393,7 @@ impl<'s> World<'s> {
             at_ms: self.state.now_ms,
             last_fence,
         };
-        let findings = self.checker.on_write(&fact, &self.names);
-        self.record_findings(findings);
+        self.check_write(&fact);
         self.after_write(w, status, (token, guard), (matched, fence_ok), event);
         if self.reply_lost(w) {
             return self.after_lost_reply(w);
@@ -405,6 +404,15 @@ impl<'s> World<'s> {
             (false, false) => self.rejected(w, Rejection::Fence),
         }
     }
+    /// The checkers' view of a write; one inside a transaction may be rolled back later.
+    fn check_write(&mut self, fact: &WriteFact<'_>) {
+        if self.state.workers[fact.worker.index()].in_txn {
+            self.checker.before_txn_write(fact.worker);
+        }
+        let findings = self.checker.on_write(fact, &self.names);
+        self.record_findings(findings);
+    }
+
     /// What the services learn from a write: a rejected worker's task (for the dead-letter
     /// queue), and a fenced write for the alert monitor.
     fn after_write(
@@ -475,12 +483,12 @@ impl<'s> World<'s> {
 
     /// COMMIT: the transaction's version of the row becomes the row.
     pub(super) fn step_commit(&mut self, w: WorkerId) {
-        self.end_txn(w, &statements().commit);
+        self.end_txn(w, &statements().commit, TxnEnd::Commit);
         self.transaction_step(w, &statements().commit, EventKind::Committed);
     }
 
     pub(super) fn step_rollback(&mut self, w: WorkerId) {
-        self.end_txn(w, &statements().rollback);
+        self.end_txn(w, &statements().rollback, TxnEnd::Rollback);
         self.transaction_step(w, &statements().rollback, EventKind::RolledBack);
     }
 
@@ -507,9 +515,10 @@ impl<'s> World<'s> {
     /// back, as PostgreSQL does for a dropped connection). If it held the row's lock, each
     /// waiter runs its statement again against the newest committed row, as READ
     /// COMMITTED re-checks it.
-    pub(super) fn end_txn(&mut self, w: WorkerId, how: &Prepared) {
+    pub(super) fn end_txn(&mut self, w: WorkerId, how: &Prepared, end: TxnEnd) {
         let held = self.state.row_lock == Some(w);
         self.sql(w, how, &[]);
+        self.checker.on_txn_end(w, end);
         self.state.workers[w.index()].in_txn = false;
         if held {
             let waiters = std::mem::take(&mut self.blocked);
@@ -524,7 +533,7 @@ impl<'s> World<'s> {
 
     /// A crash or a worker's end inside a transaction: PostgreSQL rolls it back.
     pub(super) fn abort_txn(&mut self, w: WorkerId) {
-        self.end_txn(w, &statements().rollback);
+        self.end_txn(w, &statements().rollback, TxnEnd::Rollback);
     }
 
     pub(super) fn step_select_for_update(&mut self, w: WorkerId) {

@@ -53,6 +53,9 @@ impl<'s> World<'s> {
         {
             let at_ms = now.saturating_add(delay_ms);
             self.runtime[w.index()].delayed_until = Some(at_ms);
+            let text = self.say("sim.delayed", vec![("d", secs(delay_ms)), ("t", secs(at_ms))]);
+            let kind = EventKind::Delayed { until_ms: at_ms };
+            self.emit(Actor::Worker(w), kind, String::new(), text, Vec::new());
             self.schedule_step(w, at_ms, false);
             return;
         }
@@ -76,6 +79,7 @@ impl<'s> World<'s> {
             Step::PutObject { if_match } => self.step_put_object(w, *if_match),
             Step::DeleteOwnObjects => self.step_delete_objects(w),
             Step::Reread => self.step_reread(w),
+            Step::CheckLease => self.step_check_lease(w),
             Step::SendToDlq => self.step_send_to_dlq(w),
             Step::Watchdog { interval_ms, how } => {
                 let ttl_ms =
