@@ -11,8 +11,9 @@
 //! The space, in the learner's terms: one of the lesson's own times moved (a fault's moment
 //! or length, a worker's start, its work, its backoff), or up to `max_added` faults added
 //! from a palette. Only moments that can change the run are tried: 1 ms before and after
-//! every event and every lease deadline of the run the change is made to (see
-//! `docs/search.md` for why this is complete for the model, and where it is not).
+//! every event and every lease deadline of the run the change is made to, and, for the
+//! first added fault's length, of the run that fault makes (see `docs/search.md` for why
+//! this is complete for the model, and where it is not).
 
 use crate::sim::event::{Actor, EventKind, Property};
 use crate::sim::id::{NodeId, WorkerId};
@@ -208,6 +209,12 @@ pub struct Search {
     done: bool,
     /// Each moved time already queued, so a later round does not run it again.
     moved: BTreeSet<(Knob, u64)>,
+    /// The new runs with the current count of added faults, over its first level and its
+    /// refinements: the parents of the next count.
+    grown: Vec<Vec<Change>>,
+    /// Every schedule queued with one added fault, as a set of changes, so a refinement
+    /// does not run again what the first level or an earlier refinement ran.
+    queued: BTreeSet<String>,
     /// Results of the current level's chunks that came before an earlier chunk's (see
     /// [`Search::feed_chunk`]), by chunk number.
     pending: SortedMap<usize, Vec<Evaluated>>,
@@ -229,12 +236,26 @@ enum Level {
     /// round made new (a move can create moments the lesson's run never had: a worker that
     /// now gets the lock has a lease that now expires), until no new value is left.
     Moved(usize),
+    /// `n` faults: the first `n - 1` of a new run with `n - 1`, one more at a moment of
+    /// that run.
     Added(usize),
+    /// One fault, round `r`: the fault of a new run of the level before, at the same moment,
+    /// with its length fitted to the moments that fault made. A fault makes moments the
+    /// lesson's run never had (a pause that outlives a lease lets another worker in, whose
+    /// grant and writes happen only with the pause), and how long it must last to meet
+    /// them is known only once it has run. Only the first fault is refined: refining the
+    /// second would run every new run with two faults again to learn its moments, which
+    /// costs more than the level itself (docs/search.md).
+    Refined(usize),
 }
 
 /// Rounds of moved times at most (see [`Level::Moved`]): the built-ins and the random
 /// scenarios of tests/soundness reach their fixpoint in fewer.
 const MOVE_ROUNDS: usize = 4;
+
+/// Rounds of refined lengths at most (see [`Level::Refined`]): most built-ins and random
+/// scenarios of tests/soundness reach their fixpoint in fewer.
+const ADD_ROUNDS: usize = 3;
 
 /// Schedules per chunk: the unit of work handed out and of the early stop, so the answer
 /// and the counts do not depend on how many threads run the chunks.
@@ -248,7 +269,12 @@ impl Search {
             levels.extend((0..MOVE_ROUNDS).map(Level::Moved));
         }
         if !space.add.is_empty() {
-            levels.extend((1..=space.max_added.min(3)).map(Level::Added));
+            for n in 1..=space.max_added.min(3) {
+                levels.push(Level::Added(n));
+                if n == 1 {
+                    levels.extend((0..ADD_ROUNDS).map(Level::Refined));
+                }
+            }
         }
         Search {
             setup: setup.clone(),
@@ -268,6 +294,8 @@ impl Search {
             done: false,
             pending: SortedMap::new(),
             moved: BTreeSet::new(),
+            grown: Vec::new(),
+            queued: BTreeSet::new(),
         }
     }
 
@@ -382,13 +410,22 @@ impl Search {
             self.done = true;
             return;
         };
+        if matches!(finished, Some(Level::Added(_) | Level::Refined(_))) {
+            self.grown.extend(fresh.iter().cloned());
+        }
         // The lesson's own run is the parent of the moved times and of the first added
-        // fault; each later fault is added to a run of the level before that was new.
+        // fault; each later fault is added to a run with one fault fewer that was new; a
+        // refinement changes the runs the level before made new.
         let parents = match (level, finished) {
-            (Level::Added(n), Some(Level::Added(_))) if n > 1 => fresh,
+            (Level::Added(n), _) if n > 1 => std::mem::take(&mut self.grown),
+            (Level::Refined(_), _) => fresh,
             (Level::Moved(r), Some(Level::Moved(_))) if r > 0 => fresh,
             _ => vec![Vec::new()],
         };
+        if let Level::Added(_) = level {
+            self.grown.clear();
+            self.queued.clear();
+        }
         // Only the `level_limit` smallest changes are kept, so a level of millions is
         // never held: past twice the limit the list is cut back to the limit, and what
         // costs more than the last kept stops being collected. The generation number
@@ -398,6 +435,9 @@ impl Search {
         let mut ceiling: Option<(Cost, u64)> = None;
         let mut generated: u64 = 0;
         let mut cut = false;
+        // The run without a refined parent's last fault, for the parents that share it
+        // (with one fault, all of them: the lesson's own run).
+        let mut unfaulted: Option<(&[Change], Moments)> = None;
         for (p, parent) in parents.iter().enumerate() {
             let setup = apply(&self.setup, parent);
             let trace = sim::run_facts(&setup);
@@ -431,7 +471,26 @@ impl Search {
                         faults.into_iter().filter(|f| after.is_none_or(|a| strikes_at(f) >= a));
                     later.map(Change::Added).collect()
                 }
+                Level::Refined(_) => {
+                    // The parent's last fault, refitted to the moments of the run it made.
+                    let Some((Change::Added(last), prefix)) = parent.split_last() else {
+                        continue;
+                    };
+                    if unfaulted.as_ref().is_none_or(|(p, _)| *p != prefix) {
+                        let setup = apply(&self.setup, prefix);
+                        unfaulted = Some((prefix, Moments::of(&sim::run_facts(&setup), &setup)));
+                    }
+                    let Some((_, before)) = &unfaulted else { continue };
+                    let budget = Budget::under(ceiling.map(|c| c.0), cost(prefix));
+                    let refits = refitted(last, &moments, before, budget);
+                    refits.into_iter().map(Change::Added).collect()
+                }
                 Level::Lesson => Vec::new(),
+            };
+            // A refit replaces its parent's last fault: its cost is the prefix's.
+            let base = match (level, parent.split_last()) {
+                (Level::Refined(_), Some((_, prefix))) => cost(prefix),
+                _ => base,
             };
             for change in changes {
                 if let Change::Moved { knob, to_ms, .. } = &change
@@ -468,14 +527,22 @@ impl Search {
                 cut = true;
                 break;
             }
+            let parent = &parents[candidate.parent];
             let mut changes = match level {
                 Level::Moved(_) => Vec::new(),
-                _ => parents[candidate.parent].clone(),
+                Level::Refined(_) => parent[..parent.len().saturating_sub(1)].to_vec(),
+                _ => parent.clone(),
             };
             changes.push(candidate.change);
-            // Faults are added in the order they strike, so a schedule whose faults all
-            // strike at different moments has one order only: only ties need the set.
-            if !has_tie(&changes) || keys.insert(canonical(&changes)) {
+            let fresh = match level {
+                // A refit may be a schedule the first fault's levels already queued (its
+                // parent's own length, or a sibling's).
+                Level::Added(1) | Level::Refined(_) => self.queued.insert(canonical(&changes)),
+                // Faults are added in the order they strike, so a schedule whose faults all
+                // strike at different moments has one order only: only ties need the set.
+                _ => !has_tie(&changes) || keys.insert(canonical(&changes)),
+            };
+            if fresh {
                 queue.push(changes);
             }
         }
@@ -1189,6 +1256,56 @@ fn additions(setup: &Setup, moments: &Moments, palette: &[Addition], budget: Bud
         }
     }
     out
+}
+
+/// `fault` again at the same moment, with each length that ends it, or delivers what it
+/// holds back, just before or after a moment `run` (the run it made) has and `before`
+/// (the run without it) has not: the moments the fault itself made, which the level that
+/// added it could not aim at. A paused worker's own events are left out, since they
+/// move with the pause's length; `before`'s next event of that worker is the one the
+/// pause holds back. Faults without a length have nothing to refit.
+fn refitted(fault: &Fault, run: &Moments, before: &Moments, budget: Budget) -> Vec<Fault> {
+    if budget == Budget::Nothing {
+        return Vec::new();
+    }
+    let own = fault.worker().and_then(|w| run.of_worker.get(w.index()));
+    let new: Vec<u64> = run
+        .all
+        .iter()
+        .copied()
+        .filter(|t| before.all.binary_search(t).is_err())
+        .filter(|t| own.is_none_or(|own| own.binary_search(t).is_err()))
+        .collect();
+    if new.is_empty() {
+        return Vec::new();
+    }
+    let around = around(&new, run.until_ms);
+    match *fault {
+        Fault::Pause { worker, at_ms, .. } => {
+            let own = before.of_worker.get(worker.index());
+            let next = own.and_then(|times| times.iter().copied().find(|&t| t >= at_ms));
+            let lengths = lengths(&around, at_ms, next, budget);
+            lengths.into_iter().map(|pause_ms| Fault::Pause { worker, at_ms, pause_ms }).collect()
+        }
+        Fault::Delay { worker, at_ms, window_ms, .. } => {
+            let lengths = lengths(&around, at_ms + 1, None, budget);
+            let delay = |delay_ms| Fault::Delay { worker, at_ms, window_ms, delay_ms };
+            lengths.into_iter().map(delay).collect()
+        }
+        Fault::CrashNode { node, at_ms, kind, restart_after_ms: Some(_) } => {
+            let after: Vec<u64> = new.iter().map(|t| t + 1).collect();
+            let restart = |r| Fault::CrashNode { node, at_ms, kind, restart_after_ms: Some(r) };
+            lengths(&after, at_ms, None, budget).into_iter().map(restart).collect()
+        }
+        Fault::ClockJump { node, at_ms, .. } => {
+            let made = run.deadlines.iter().filter(|d| before.deadlines.binary_search(d).is_err());
+            let jumps = made.filter(|&&d| d > at_ms).map(|d| d - at_ms + 1);
+            let allowed = jumps.take_while(|&j| budget.allows(j));
+            let jump = |j: u64| i64::try_from(j).unwrap_or(i64::MAX);
+            allowed.map(|j| Fault::ClockJump { node, at_ms, jump_ms: jump(j) }).collect()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Whether a step sends a request (and so has a reply to lose).

@@ -13,6 +13,9 @@ const fs = require('fs');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
+// The quiz's size, read from the bank the pages are built from.
+const QUESTIONS = JSON.parse(fs.readFileSync(path.join(__dirname, '../../static/quiz.json'), 'utf8')).questions.length;
+
 const [url, courseUrl, siteUrl, siteDir] = process.argv.slice(2);
 if (!url || !courseUrl || !siteUrl || !siteDir) {
   console.error('usage: node tests/e2e/lms.cjs <app-url> <course-host-url> <site-url> <site-dir>');
@@ -42,7 +45,7 @@ async function twoEmbeds(browser, problems) {
   const readyLeft = ready.find((m) => m.from === 'left');
   const readyRight = ready.find((m) => m.from === 'right');
   if (!readyLeft || readyLeft.json.frame !== 'left' || readyLeft.json.view !== 'scenario') problems.push(`ready from the player: ${JSON.stringify(readyLeft)}`);
-  if (!readyRight || readyRight.json.frame !== 'right' || readyRight.json.view !== 'quiz' || readyRight.json.total !== 30) problems.push(`ready from the quiz: ${JSON.stringify(readyRight)}`);
+  if (!readyRight || readyRight.json.frame !== 'right' || readyRight.json.view !== 'quiz' || readyRight.json.total !== QUESTIONS) problems.push(`ready from the quiz: ${JSON.stringify(readyRight)}`);
   // Every protocol message names the frame it came from.
   const mixed = ours.filter((m) => m.json.frame !== m.from);
   if (mixed.length) problems.push(`messages whose frame= does not match their source: ${mixed.slice(0, 2).map((m) => m.text).join(' ')}`);
@@ -73,27 +76,27 @@ async function twoEmbeds(browser, problems) {
   // The quiz: answer every question; each answer is a quiz-answered message and an xAPI
   // statement with the quiz as parent; the last one completes and grades it.
   const quiz = frame('right');
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < QUESTIONS; i++) {
     await quiz.locator('[data-testid=quiz-option]').nth(i % 2).check();
     await quiz.locator('[data-testid=quiz-check]').click();
-    if (i < 29) await quiz.locator('[data-testid=quiz-next]').click();
+    if (i < QUESTIONS - 1) await quiz.locator('[data-testid=quiz-next]').click();
   }
   await page.waitForFunction(() => window.received.some((m) => m.text.includes('"type":"quiz-completed"')), null, { timeout: 10000 });
   all = (await got()).map((m) => ({ ...m, json: parsed(m) }));
   const answered = all.filter((m) => m.json && m.json.type === 'quiz-answered');
   const last = answered[answered.length - 1];
-  if (answered.length !== 30 || !last || last.json.answered !== 30 || last.json.total !== 30 || last.json.attempt !== 1 || typeof last.json.choice !== 'number') {
+  if (answered.length !== QUESTIONS || !last || last.json.answered !== QUESTIONS || last.json.total !== QUESTIONS || last.json.attempt !== 1 || typeof last.json.choice !== 'number') {
     problems.push(`quiz-answered messages: ${answered.length}, last ${last && last.text}`);
   }
   const completed = all.find((m) => m.json && m.json.type === 'quiz-completed');
   const score = answered.filter((m) => m.json.correct).length;
-  if (!completed || completed.json.score !== score || completed.json.total !== 30 || completed.json.passed !== (score * 100 >= 30 * 80)) {
+  if (!completed || completed.json.score !== score || completed.json.total !== QUESTIONS || completed.json.passed !== (score * 100 >= QUESTIONS * 80)) {
     problems.push(`quiz-completed: ${completed && completed.text} (first answers right: ${score})`);
   }
   const statements = all.filter((m) => m.object && m.json && m.json.context === 'h5p' && m.json.action === 'xAPI').map((m) => m.json.statement);
   const verb = (s) => s.verb.id.split('/').pop();
   const answers = statements.filter((s) => verb(s) === 'answered');
-  if (answers.length !== 30) problems.push(`${answers.length} xAPI answered statements for 30 answers`);
+  if (answers.length !== QUESTIONS) problems.push(`${answers.length} xAPI answered statements for ${QUESTIONS} answers`);
   const a = answers[0];
   if (a && !(a.object.definition.interactionType === 'choice' && a.result.response !== undefined && typeof a.result.success === 'boolean'
     && a.context.contextActivities.parent[0].id.endsWith('#/quiz') && a.actor.account && /^[0-9a-f-]{36}$/.test(a.id))) {
@@ -102,7 +105,7 @@ async function twoEmbeds(browser, problems) {
   const done = statements.find((s) => verb(s) === 'completed');
   const graded = statements.find((s) => verb(s) === (completed && completed.json.passed ? 'passed' : 'failed'));
   for (const s of [done, graded]) {
-    if (!s || s.result.score.raw !== score || s.result.score.max !== 30 || s.result.score.min !== 0 || s.context) {
+    if (!s || s.result.score.raw !== score || s.result.score.max !== QUESTIONS || s.result.score.min !== 0 || s.context) {
       problems.push(`xAPI completion without its score (or with a parent): ${JSON.stringify(s)}`);
     }
   }
@@ -111,7 +114,7 @@ async function twoEmbeds(browser, problems) {
   const elsewhere = all.filter((m) => m.origin !== new URL(url).origin);
   if (elsewhere.length) problems.push(`messages from an unexpected origin: ${elsewhere[0].origin}`);
   await page.close();
-  return `two embeds: ready, ${ours.length} protocol messages with their frame, H5P heights ${heights.left}/${heights.right}, lti.frameResize, ${statements.length} xAPI statements, quiz score ${score}/30, early seek applied`;
+  return `two embeds: ready, ${ours.length} protocol messages with their frame, H5P heights ${heights.left}/${heights.right}, lti.frameResize, ${statements.length} xAPI statements, quiz score ${score}/${QUESTIONS}, early seek applied`;
 }
 
 // Every file the manifest lists is in the package, every file of the package is listed,
@@ -205,22 +208,22 @@ async function scormQuiz(browser, version, problems) {
   await sco.locator('[data-testid=quiz]').waitFor({ timeout: 20000 });
   await sco.locator('[data-testid=quiz-progress]').filter({ hasText: 'answered 3' }).waitFor({ timeout: 5000 })
     .catch(async () => problems.push(`SCORM ${version}: after a resume the quiz shows "${await sco.locator('[data-testid=quiz-progress]').innerText()}"`));
-  right += await answer(sco, 30);
-  await sco.locator('[data-testid=quiz-progress]').filter({ hasText: 'answered 30' }).waitFor({ timeout: 5000 });
+  right += await answer(sco, QUESTIONS);
+  await sco.locator('[data-testid=quiz-progress]').filter({ hasText: `answered ${QUESTIONS}` }).waitFor({ timeout: 5000 });
   const raw = await cmi(page, 'cmi.core.score.raw', 'cmi.score.raw');
-  const expectPct = Math.round((right * 100) / 30);
-  const passed = right * 100 >= 30 * 80;
-  if (+raw !== expectPct) problems.push(`SCORM ${version}: score ${raw}, expected ${expectPct} (${right} of 30 right at the first try)`);
+  const expectPct = Math.round((right * 100) / QUESTIONS);
+  const passed = right * 100 >= QUESTIONS * 80;
+  if (+raw !== expectPct) problems.push(`SCORM ${version}: score ${raw}, expected ${expectPct} (${right} of ${QUESTIONS} right at the first try)`);
   const status = await cmi(page, 'cmi.core.lesson_status', 'cmi.success_status');
   // Every answer of this visit is journaled (this LMS page was handed no interactions of
   // the first visit, which journaled its own 3), so the per-question report has them.
   const journaled = await cmi(page, 'cmi.interactions._count', 'cmi.interactions._count');
   if (+journaled !== 27 || firstJournaled !== 3) problems.push(`SCORM ${version}: ${firstJournaled} and ${journaled} interactions for 3 and 27 answers`);
-  if (status !== (passed ? 'passed' : 'failed')) problems.push(`SCORM ${version}: status ${status} for ${right} of 30`);
+  if (status !== (passed ? 'passed' : 'failed')) problems.push(`SCORM ${version}: status ${status} for ${right} of ${QUESTIONS}`);
   if (!v12) {
     const completion = await cmi(page, '', 'cmi.completion_status');
     const scaled = await cmi(page, '', 'cmi.score.scaled');
-    if (completion !== 'completed' || Math.abs(+scaled - right / 30) > 0.0001) problems.push(`SCORM 2004: completion ${completion}, scaled ${scaled}`);
+    if (completion !== 'completed' || Math.abs(+scaled - right / QUESTIONS) > 0.0001) problems.push(`SCORM 2004: completion ${completion}, scaled ${scaled}`);
   }
   await page.evaluate(() => { document.getElementById('sco').src = 'about:blank'; });
   await page.waitForFunction(() => window.calls.some((c) => c[0] === 'LMSFinish' || c[0] === 'Terminate'), null, { timeout: 5000 });

@@ -221,6 +221,30 @@ fn where_the_search_says_holds_random_sampling_finds_nothing_either() {
     println!("{held} scenarios held of {tried} tried; {SAMPLES} samples each found nothing");
 }
 
+/// The case that made the search refine its first added fault (docs/search.md): in this
+/// variation of `watchdog-outlives-hang`, B's grant at 31 s exists only when a pause of A
+/// outlives A's lease, so a pause aimed at the lesson's own moments never wakes A between
+/// that grant and B's write.
+#[test]
+fn a_pause_is_fitted_to_the_moments_it_makes() {
+    let mut setup = catalogue::find("watchdog-outlives-hang").expect("a built-in").setup;
+    setup.workers[0].program[2] = Step::Compute { ms: 9_034 };
+    setup.workers[1].program[1] = Step::Compute { ms: 7_634 };
+    *setup.faults[0].at_ms_mut().expect("a hang has a moment") = 37_736;
+    let properties = search::default_properties(&sim::run_facts(&setup));
+    assert!(properties.contains(&Property::NoStaleHolder), "the variation's own run is safe");
+    let mut space = Space::for_setup(&setup);
+    space.max_added = 1;
+    let report = search::run(&setup, space, properties);
+    let found = report.found.expect("a counterexample");
+    assert_eq!(found.property, Property::NoStaleHolder);
+    assert!(
+        matches!(found.changes.as_slice(), [Change::Added(Fault::Pause { worker, .. })] if *worker == WorkerId::at(0)),
+        "a pause of A: {:?}",
+        found.changes
+    );
+}
+
 #[test]
 fn every_rule_a_lesson_declares_is_what_the_search_finds() {
     let mut rules = 0;
