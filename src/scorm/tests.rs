@@ -93,7 +93,11 @@ fn a_scorm_12_quiz_reports_status_score_and_time_in_12_names_only() {
     assert_eq!(value(&calls, "cmi.core.score.raw"), Some("80"));
     assert_eq!(value(&calls, "cmi.core.score.min"), Some("0"));
     assert_eq!(value(&calls, "cmi.core.score.max"), Some("100"));
-    assert_eq!(value(&calls, "cmi.core.lesson_status"), Some("passed"), "{pass} of {total} is 80 %");
+    assert_eq!(
+        value(&calls, "cmi.core.lesson_status"),
+        Some("passed"),
+        "{pass} of {total} is 80 %"
+    );
     assert!(matches!(calls.last(), Some(Call::Commit)), "every change is committed");
     let suspend = value(&calls, "cmi.suspend_data").unwrap();
     assert!(suspend.len() <= 4_096, "{} characters", suspend.len());
@@ -107,7 +111,10 @@ fn a_scorm_12_quiz_reports_status_score_and_time_in_12_names_only() {
     }
     // One fewer right: failed.
     let (mut failing, _) = Session::start(quiz("1.2", ""), fresh());
-    assert_eq!(value(&answer_all(&mut failing, pass - 1), "cmi.core.lesson_status"), Some("failed"));
+    assert_eq!(
+        value(&answer_all(&mut failing, pass - 1), "cmi.core.lesson_status"),
+        Some("failed")
+    );
 }
 
 #[test]
