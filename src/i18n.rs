@@ -200,6 +200,9 @@ pub fn content_keys() -> Vec<(String, String)> {
         keys.push((format!("s.{id}.title"), s.title.clone()));
         keys.push((format!("s.{id}.summary"), s.summary.clone()));
         keys.push((format!("s.{id}.goal"), s.goal.clone()));
+        if !s.in_code.is_empty() {
+            keys.push((format!("s.{id}.in_code"), s.in_code.clone()));
+        }
         if let Some(expect) = &s.expect {
             keys.push((format!("s.{id}.badge"), expect.badge.clone()));
         }

@@ -476,13 +476,10 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
         "sim.why_fence_by",
         "write by {worker} with token {token} rejected: last_fence is {fence}, written by {by} at {t}",
     ),
-    (
-        "sim.why_status",
-        "write by {worker} with token {token} rejected: status is '{status}', not '{required}'",
-    ),
+    ("sim.why_status", "write by {worker} matched no row: status is '{status}', not '{required}'"),
     (
         "sim.why_status_by",
-        "write by {worker} with token {token} rejected: status is '{status}', not '{required}', written by {by} at {t}",
+        "write by {worker} matched no row: status is '{status}', not '{required}', written by {by} at {t}",
     ),
     (
         "sim.reread_mine",

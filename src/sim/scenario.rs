@@ -54,6 +54,10 @@ pub struct Scenario {
     /// The rules the lesson teaches, as claims about every schedule near its own (checked
     /// by the schedule search: `tests/soundness`, `fence lesson`).
     pub rules: Vec<Rule>,
+    /// "In your code": how the lesson's mechanism is spelled in the libraries people use.
+    /// Each name it cites is in backticks and listed with its source in
+    /// `docs/library-names.json` (a native test checks). Empty: no panel.
+    pub in_code: String,
 }
 
 /// A rule a lesson teaches: that some properties hold in every schedule of a space, or

@@ -8,7 +8,8 @@
 //! How the trace maps to sessions: a write's event belongs to the database (`db`) and
 //! names the worker as its peer. A `write-blocked` event is the statement being sent and
 //! PostgreSQL making it wait; the trace shows its outcome later as the same worker's next
-//! write, which is where the harness reads the waiting session's reply. A worker that ends or crashes inside a transaction is rolled back, as PostgreSQL
+//! write (or, for a `SELECT ... FOR UPDATE`, its `locked-row`), which is where the harness
+//! reads the waiting session's reply. A worker that ends or crashes inside a transaction is rolled back, as PostgreSQL
 //! rolls back a dropped connection; the trace shows no statement for it, so the harness
 //! sends ROLLBACK itself.
 
@@ -94,8 +95,11 @@ fn replay(port: u16, id: &str) -> Result<usize, String> {
         }
         let mut got = Vec::new();
         if let EventKind::WriteBlocked { .. } = event.kind {
-            // The trace abbreviates the waiting statement (`UPDATE orders ... WHERE id =
-            // 42`); the statement sent is the one it shows when the write goes through.
+            // The trace abbreviates a waiting write (`UPDATE orders ... WHERE id = 42`); the
+            // statement sent is the one it shows when the write goes through. A waiting
+            // `SELECT ... FOR UPDATE` is shown whole, and its reply comes as the worker's
+            // `locked-row` event.
+            let select = event.command.starts_with("SELECT");
             let sent = trace.events()[event.id as usize..]
                 .iter()
                 .find(|e| {
@@ -103,6 +107,7 @@ fn replay(port: u16, id: &str) -> Result<usize, String> {
                         && e.peer
                             == Some(Actor::Worker(fencing_playground::sim::WorkerId::at(worker)))
                 })
+                .filter(|_| !select)
                 .map_or(event.command.clone(), |e| e.command.clone());
             session.psql.send(&format!("{sent};"));
             if session.psql.read(WAIT_WINDOW, &mut got) {

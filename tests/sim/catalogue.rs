@@ -152,15 +152,14 @@ fn every_builtin_survives_a_write_and_read_round_trip() {
                 .unwrap_or_else(|e| panic!("{}: {e}", scenario.id));
             assert_eq!(back, scenario, "{}", scenario.id);
         }
-        // The first page reads the same lesson baked into postcard: the same scenario,
-        // and smaller than its compact JSON.
+        // The first page reads the same lesson baked into postcard: the same scenario but
+        // its rules and promised outcome, and smaller than its compact JSON.
         let baked = catalogue::codec::lesson_bytes(&scenario);
-        assert_eq!(
-            catalogue::codec::read_lesson(&baked).as_ref(),
-            Ok(&scenario),
-            "{}",
-            scenario.id
+        let page = catalogue::codec::page_lesson(&scenario);
+        assert!(
+            page.rules.is_empty() && page.expect.is_none() && page.narration == scenario.narration
         );
+        assert_eq!(catalogue::codec::read_lesson(&baked).as_ref(), Ok(&page), "{}", scenario.id);
         let json = catalogue::codec::write_scenario(&scenario).compact();
         assert!(
             baked.len() < json.len(),

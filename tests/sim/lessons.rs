@@ -140,3 +140,94 @@ fn prediction_prompts_do_not_give_their_answer_away_by_length_or_place() {
         );
     }
 }
+
+/// The names `text` cites: what it puts in backticks.
+fn cited(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+/// Every problem of the "In your code" panels: a lesson from the idempotency chapter on
+/// without one, a panel or translation citing a name `docs/library-names.json` does not
+/// list (or with an unclosed backtick), a translation citing other names than its English.
+fn in_code_problems(
+    lessons: &[fencing_playground::sim::Scenario],
+    packs: &[(&str, std::collections::BTreeMap<String, String>)],
+    listed: &[String],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let first = lessons.iter().position(|s| s.chapter == "Idempotency and fencing");
+    for (i, lesson) in lessons.iter().enumerate() {
+        let id = &lesson.id;
+        if first.is_some_and(|f| i >= f) && lesson.in_code.is_empty() {
+            problems.push(format!("{id}: no \"In your code\" panel"));
+        }
+        if lesson.in_code.is_empty() {
+            continue;
+        }
+        let mut texts = vec![("en", lesson.in_code.clone())];
+        for (code, pack) in packs {
+            match pack.get(&format!("s.{id}.in_code")) {
+                Some(text) => texts.push((code, text.clone())),
+                None => problems.push(format!("{id}: no {code} panel")),
+            }
+        }
+        let english = cited(&lesson.in_code);
+        for (code, text) in &texts {
+            if text.matches('`').count() % 2 == 1 {
+                problems.push(format!("{id} ({code}): an unclosed backtick"));
+            }
+            for name in cited(text) {
+                if !listed.iter().any(|l| l == name) {
+                    problems
+                        .push(format!("{id} ({code}): `{name}` is not in docs/library-names.json"));
+                }
+            }
+            let (mut these, mut those) = (cited(text), english.clone());
+            // The same names, each any number of times (a sentence may need one twice).
+            these.sort_unstable();
+            these.dedup();
+            those.sort_unstable();
+            those.dedup();
+            if these != those {
+                problems.push(format!("{id} ({code}): cites {these:?}, the English {those:?}"));
+            }
+        }
+    }
+    problems
+}
+
+fn listed_names() -> Vec<String> {
+    let path = format!("{}/docs/library-names.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("docs/library-names.json");
+    let root: serde_json::Value = serde_json::from_str(&text).expect("the list parses");
+    let entries = root["names"].as_array().expect("a names array");
+    entries
+        .iter()
+        .map(|e| {
+            let source = e["source"].as_str().unwrap_or_default();
+            assert!(source.starts_with("https://"), "{e}: a name needs its source");
+            e["name"].as_str().expect("a name").to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn every_in_your_code_panel_cites_only_listed_names() {
+    let lessons = catalogue::all();
+    let packs = [("id", crate::support::pack("id")), ("vi", crate::support::pack("vi"))];
+    let problems = in_code_problems(&lessons, &packs, &listed_names());
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn the_in_your_code_check_sees_an_unlisted_name() {
+    let mut lessons = catalogue::all();
+    let packs = [("id", crate::support::pack("id")), ("vi", crate::support::pack("vi"))];
+    let last = lessons.len() - 1;
+    lessons[last].in_code.push_str(" `lockAndGetTicket`");
+    let problems = in_code_problems(&lessons, &packs, &listed_names());
+    assert!(problems.iter().any(|p| p.contains("`lockAndGetTicket` is not")), "{problems:?}");
+    lessons[last].in_code.clear();
+    let problems = in_code_problems(&lessons, &packs, &listed_names());
+    assert!(problems.iter().any(|p| p.contains("no \"In your code\" panel")), "{problems:?}");
+}

@@ -78,12 +78,12 @@ fn order_101_stale_worker_rolls_back_cleans_up_and_dead_letters() {
         expect![[r##"
             #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:101 fence:order:101 A-e8ffc4441451 30000 -> [1, 33]
             #1       0.000 s  A        began           BEGIN -> BEGIN
-            #2       0.000 s  storage  object-put      PUT /bucket/orders/101/receipt-33.pdf -> 200 OK ETag "4252c1233cfc"
+            #2       0.000 s  storage  object-put      PUT /bucket/orders/101/receipt-33.pdf -> 200 OK ETag "4252c1233cfc9e5677c2d7a450a1b3f5"
             #3       1.000 s  A        paused          stop-the-world pause for 35.000 s (until 36.000 s)
             #4      30.001 s  redis    expired         lock:order:101 expired: its deadline passed on redis's clock  (after #0)
             #5      31.000 s  B        granted         EVAL <acquire> 2 lock:order:101 fence:order:101 B-55613ff287e7 30000 -> [1, 34]
             #6      31.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #5)
-            #7      31.000 s  storage  object-put      PUT /bucket/orders/101/receipt-34.pdf -> 200 OK ETag "a8cbbe94bfad"
+            #7      31.000 s  storage  object-put      PUT /bucket/orders/101/receipt-34.pdf -> 200 OK ETag "a8cbbe94bfade7d2a556623ba7724109"
             #8      32.000 s  db       write-accepted  UPDATE orders SET status = 'paid', last_fence = 34, updated_by = 'B' WHERE id = 101 AND last_fence < 34 -> UPDATE 1  (after #5)
             #9      32.000 s  B        released        EVAL <release> 1 lock:order:101 B-55613ff287e7 -> 1
             #10     32.000 s  B        finished        program finished

@@ -178,3 +178,34 @@ async fn the_compare_view_speaks_the_learners_language() {
         assert_eq!(shown, headings, "{lang}");
     }
 }
+
+/// The names an "In your code" panel shows as code.
+fn code_names(root: &web_sys::Element) -> Vec<String> {
+    let Some(panel) = root.query_selector(".in-code").unwrap() else { return Vec::new() };
+    let codes = panel.query_selector_all("code").unwrap();
+    (0..codes.length())
+        .filter_map(|i| codes.item(i))
+        .map(|n| n.text_content().unwrap_or_default())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_lesson_says_how_its_mechanism_is_spelled_in_the_libraries() {
+    // From the idempotency chapter on, a lesson has the panel; its cited names are code.
+    let root = mount_at("#/s/failover-duplicate-token-lte?v=1&reveal=1").await;
+    let panel = root.query_selector(".in-code").unwrap().expect("an In your code panel");
+    assert!(text(&panel).starts_with("In your code"), "{}", text(&panel));
+    let names = code_names(&root);
+    assert!(names.iter().any(|n| n == "RFencedLock"), "{names:?}");
+    let all = panel.text_content().unwrap_or_default();
+    assert!(all.contains("RFencedLock") && !all.contains('`'), "backticks are not shown: {all}");
+    // The first lessons have none.
+    let root = mount_at("#/s/gc-pause-fenced?v=1").await;
+    assert!(root.query_selector(".in-code").unwrap().is_none());
+    // Translated, with the same names as code.
+    install_packs();
+    let root = mount_at("#/s/failover-duplicate-token-lte?v=1&reveal=1&lang=id").await;
+    let panel = root.query_selector(".in-code").unwrap().expect("the panel in Indonesian");
+    assert!(text(&panel).starts_with("Dalam kode Anda"), "{}", text(&panel));
+    assert_eq!(code_names(&root), names);
+}

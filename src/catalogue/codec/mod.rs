@@ -366,12 +366,21 @@ const LESSON_MAGIC: &[u8; 4] = b"FTL1";
 /// reads its lessons without a JSON parser (measured: serde_json on the first page costs
 /// 35 KB gzip, more than its budget leaves).
 pub fn lesson_bytes(s: &Scenario) -> Vec<u8> {
+    let s = &page_lesson(s);
     let mut bytes = LESSON_MAGIC.to_vec();
     // Serialising to a growable buffer fails only for types postcard cannot express
     // (none here: every field is a number, a string, a bool, an option or a list); an
     // empty body would be refused by `read_lesson`, and `fence bake` checks the round trip.
     bytes.extend(postcard::to_allocvec(s).unwrap_or_default());
     bytes
+}
+
+/// A lesson as the first page has it: without its rules and its promised outcome. The
+/// player shows neither; `fence lesson`, the tests and the lab's views read them from the
+/// JSON. The rules are a lesson's longest text after its narration, and the first page's
+/// budget counts the largest lesson it fetches.
+pub fn page_lesson(s: &Scenario) -> Scenario {
+    Scenario { rules: Vec::new(), expect: None, ..s.clone() }
 }
 
 /// Reads a baked lesson and checks it as the loader checks a file.

@@ -50,6 +50,8 @@ pub struct ScenarioFile {
     claims: Vec<Fact>,
     #[serde(default)]
     rules: Vec<Rule>,
+    /// None rather than "" when empty, so a written file leaves the member out.
+    in_code: Option<String>,
 }
 
 impl Scenario {
@@ -86,6 +88,7 @@ impl Scenario {
             prompts: f.prompts,
             claims: f.claims,
             rules: f.rules,
+            in_code: f.in_code.unwrap_or_default(),
         })
     }
 }
@@ -116,6 +119,7 @@ impl From<Scenario> for ScenarioFile {
             prompts: s.prompts,
             claims: s.claims,
             rules: s.rules,
+            in_code: (!s.in_code.is_empty()).then_some(s.in_code),
         }
     }
 }

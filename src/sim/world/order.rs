@@ -453,7 +453,9 @@ impl<'s> World<'s> {
         let name = self.name(w);
         let tokens = self.setup.tokens;
         let row = self.order_row_for(w).clone();
-        let shown = token.map_or("NULL".to_owned(), |t| token_text(tokens, t));
+        // A miss on the status precondition is not about the token (the fence let it
+        // through, or there is none): its sentence names no token.
+        let shown = token.map_or_else(String::new, |t| token_text(tokens, t));
         let mut args = vec![("worker", name.to_owned()), ("token", shown)];
         let by = self.last_write_event.map(|id| self.events[id as usize].at_ms);
         let key = match (fence_ok, by) {

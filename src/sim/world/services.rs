@@ -34,11 +34,16 @@ impl<'s> World<'s> {
             .as_ref()
             .filter(|k| self.setup.gateway.honours_keys && self.state.idempotency_keys.contains(k));
         if let Some(key) = replay.cloned() {
+            // A replay answers with the stored result, the first charge's own id, as
+            // Stripe's does (it adds `Idempotent-Replayed: true`).
+            let first = self.state.charges.iter().position(|c| c.key.as_ref() == Some(&key));
+            let reply =
+                format!("200 charge ch_{} (replayed, no new charge)", first.map_or(0, |i| i + 1));
             self.emit(
                 Actor::Gateway,
                 EventKind::ChargeReplayed { key },
                 command,
-                "200 (replayed, no new charge)".to_owned(),
+                reply,
                 Vec::new(),
             );
         } else {
@@ -87,7 +92,10 @@ impl<'s> World<'s> {
         let token_text = token.map_or("None".to_owned(), |t| format!("Some({t})"));
         let body =
             format!("receipt for order {} by {} token {token_text}", self.state.order.id, ws.name);
-        let etag = crate::sim::script::sha1_hex(body.as_bytes())[..12].to_owned();
+        // S3's ETag of a single-part PUT is the body's MD5, 32 hex digits; the model has
+        // SHA-1 at hand and keeps 32 of its digits (the same length and the same property:
+        // the same bytes, the same tag).
+        let etag = crate::sim::script::sha1_hex(body.as_bytes())[..32].to_owned();
         let seen = ws.etag_seen.clone();
         let current = self.state.objects.iter().position(|o| o.name == name);
         let current_etag = current.map(|i| self.state.objects[i].etag.clone());

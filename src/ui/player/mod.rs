@@ -285,6 +285,9 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
                     <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
                     <controls::Exports trace={player.trace.clone()} id={player.original.id.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
+                    if !scenario.in_code.is_empty() {
+                        { in_code_panel(&m.t("player.in_code"), &m.content(&format!("s.{id}.in_code"), &scenario.in_code)) }
+                    }
                     if !scenario.prompts.is_empty() {
                         <label class="reveal"><input type="checkbox" data-testid="reveal" checked={player.reveal == crate::player::Reveal::Everything} onchange={reveal} />{ " " }{ m.t("player.reveal") }</label>
                     }
@@ -299,6 +302,23 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             <controls::EventLog trace={player.trace.clone()} cursor={player.cursor} on_action={dispatch.clone()} upto={hidden.then_some(player.cursor)} />
         </section>
     }
+}
+
+/// The "In your code" panel, each name the lesson puts in backticks shown as code
+/// (`docs/library-names.json` lists them). One piece of markup rather than a node per
+/// name: the first page's budget.
+fn in_code_panel(title: &str, text: &str) -> Html {
+    let mut o = crate::markup::Markup::new();
+    o.open("details", &[("class", "reveal in-code")]);
+    o.element("summary", &[], title).open("p", &[]);
+    for (i, part) in text.split('`').enumerate() {
+        match i % 2 {
+            1 => o.element("code", &[], part),
+            _ => o.text(part),
+        };
+    }
+    o.close("p").close("details");
+    crate::ui::markup(o)
 }
 
 /// What "Try to break it" searches: the built-in, or the scenario the link carries.
