@@ -282,12 +282,12 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             <div class="player-body">
                 <inspector::Inspector trace={player.trace.clone()} cursor={player.cursor} time_ms={player.time_ms} on_action={dispatch.clone()} />
                 <aside class="side">
-                    <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
-                    <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
-                    <controls::Exports trace={player.trace.clone()} id={player.original.id.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
                     if !scenario.in_code.is_empty() {
                         { in_code_panel(&m.t("player.in_code"), &m.content(&format!("s.{id}.in_code"), &scenario.in_code)) }
                     }
+                    <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
+                    <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
+                    <controls::Exports trace={player.trace.clone()} id={player.original.id.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
                     if !scenario.prompts.is_empty() {
                         <label class="reveal"><input type="checkbox" data-testid="reveal" checked={player.reveal == crate::player::Reveal::Everything} onchange={reveal} />{ " " }{ m.t("player.reveal") }</label>
                     }
