@@ -52,6 +52,18 @@ impl Markup {
         self
     }
 
+    /// Text, escaped, with each span between backticks as `<code>` (how a lesson marks a
+    /// name it cites); an unclosed backtick makes the rest code.
+    pub fn text_with_code(&mut self, text: &str) -> &mut Markup {
+        for (i, part) in text.split('`').enumerate() {
+            match i % 2 {
+                1 => self.element("code", &[], part),
+                _ => self.text(part),
+            };
+        }
+        self
+    }
+
     /// Markup the program itself wrote (a constant), as it is.
     pub fn fixed(&mut self, markup: &'static str) -> &mut Markup {
         self.0.push_str(markup);
@@ -131,5 +143,15 @@ mod tests {
         let mut t = Markup::new();
         t.fill(r#"<text x="%" y="%" class="$">$</text>"#, &[1.4, -2.6], &["a\"b", "<x>"]);
         assert_eq!(t.as_str(), r#"<text x="1" y="-3" class="a&quot;b">&lt;x&gt;</text>"#);
+    }
+
+    #[test]
+    fn backticked_names_become_code_and_stay_escaped() {
+        let mut m = Markup::new();
+        m.text_with_code("call `r.incr` or `a<b>`, not r.set");
+        assert_eq!(m.as_str(), "call <code>r.incr</code> or <code>a&lt;b&gt;</code>, not r.set");
+        let mut plain = Markup::new();
+        plain.text_with_code("no names");
+        assert_eq!(plain.as_str(), "no names");
     }
 }

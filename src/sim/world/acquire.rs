@@ -395,8 +395,8 @@ impl<'s> World<'s> {
         let command = format!("majority {oks}/{n_nodes} in {elapsed_ms} ms");
         // Redlock's validity is what is left of the TTL after the acquisition, less an
         // allowance for the nodes' clocks running at slightly different rates: 1 % of the
-        // TTL plus 2 ms, as the reference clients compute it (the distlock page's MIN_VALIDITY). It
-        // covers drift, not a clock that steps (the clock-jump lesson).
+        // TTL plus 2 ms, as the reference clients compute it (the distlock page's
+        // MIN_VALIDITY). It covers drift, not a clock that steps (the clock-jump lesson).
         let drift_ms = ttl_ms / 100 + 2;
         let left_ms = ttl_ms.checked_sub(elapsed_ms).and_then(|l| l.checked_sub(drift_ms));
         if let Some(validity_ms) = left_ms.filter(|&l| oks >= majority && l > 0) {

@@ -310,13 +310,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
 fn in_code_panel(title: &str, text: &str) -> Html {
     let mut o = crate::markup::Markup::new();
     o.open("details", &[("class", "reveal in-code")]);
-    o.element("summary", &[], title).open("p", &[]);
-    for (i, part) in text.split('`').enumerate() {
-        match i % 2 {
-            1 => o.element("code", &[], part),
-            _ => o.text(part),
-        };
-    }
+    o.element("summary", &[], title).open("p", &[]).text_with_code(text);
     o.close("p").close("details");
     crate::ui::markup(o)
 }
