@@ -28,6 +28,7 @@ const OPTIONAL: &[(&str, &str, &str, &str)] = &[
     // (kind, member, a starting value, the default in words)
     ("watchdog", "interval_ms", "10000", "a third of the lease's TTL"),
     ("write", "from", "\"new\"", "any status"),
+    ("read", "done_if", "\"paid\"", "never"),
     ("crash-node", "restart_after_ms", "5000", "the node stays down"),
 ];
 

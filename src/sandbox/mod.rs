@@ -623,6 +623,7 @@ pub fn message_keys() -> Vec<String> {
         "on_short",
         "ms",
         "compare",
+        "done_if",
         "status",
         "from",
         "backoff_ms",

@@ -460,6 +460,7 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
     ("sim.lease_lost", "stopped: the lock no longer holds its value"),
     ("sim.gave_up", "gave up"),
     ("sim.already_done", "stopped: the order was already processed"),
+    ("sim.nothing_left", "stopped: the fresh read shows this job already done"),
     ("sim.gave_up_busy", "gave up: lock busy"),
     ("sim.gave_up_failed", "gave up: the acquire script failed"),
     ("sim.gave_up_lost", "gave up after a lost reply"),

@@ -213,8 +213,25 @@ pub enum ExpiryRole {
 /// propagates effects, and `SET ... PX` is rewritten with an absolute deadline.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Effect {
-    Put { key: String, entry: Entry },
-    Delete { key: String },
+    /// The key now holds `entry`; `sent_as` is the command the replication stream carries
+    /// for it (a replica that applies it ends with the same entry either way).
+    Put {
+        key: String,
+        entry: Entry,
+        sent_as: SentAs,
+    },
+    Delete {
+        key: String,
+    },
+}
+
+/// The command Redis 7 propagates for a write: `SET ... PXAT` for a `SET` (its relative
+/// expiry made absolute), `INCR` as itself, `PEXPIREAT` for a `PEXPIRE`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum SentAs {
+    Set,
+    Incr,
+    PExpireAt,
 }
 
 /// A command's effects: always counted, and kept as values only when someone needs them
@@ -310,7 +327,7 @@ impl Keyspace {
 
     pub fn apply(&mut self, effect: &Effect) {
         match effect {
-            Effect::Put { key, entry } => {
+            Effect::Put { key, entry, .. } => {
                 self.entries.insert(key.clone(), entry.clone());
             }
             Effect::Delete { key } => {
@@ -373,7 +390,11 @@ impl Keyspace {
                         }
                     } else {
                         self.entries.insert(key.clone(), entry.clone());
-                        effects.record(|| Effect::Put { key: key.clone(), entry });
+                        effects.record(|| Effect::Put {
+                            key: key.clone(),
+                            entry,
+                            sent_as: SentAs::Set,
+                        });
                     }
                 }
                 match (get, allowed) {
@@ -431,8 +452,11 @@ impl Keyspace {
                             }
                         }
                         if let Some(entry) = self.entries.get(key) {
-                            effects
-                                .record(|| Effect::Put { key: key.clone(), entry: entry.clone() });
+                            effects.record(|| Effect::Put {
+                                key: key.clone(),
+                                entry: entry.clone(),
+                                sent_as: SentAs::Incr,
+                            });
                         }
                         Reply::Int(next)
                     }
@@ -453,7 +477,8 @@ impl Keyspace {
                         Some(entry) => {
                             entry.expire_at_ms = Some(deadline_ms);
                             let entry = entry.clone();
-                            effects.record(|| Effect::Put { key: key.clone(), entry });
+                            let sent_as = SentAs::PExpireAt;
+                            effects.record(|| Effect::Put { key: key.clone(), entry, sent_as });
                             Reply::Int(1)
                         }
                         None => Reply::Int(0),

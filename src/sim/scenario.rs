@@ -453,6 +453,10 @@ pub enum Step {
     /// (compare `last_fence` with the token in the app).
     Read {
         compare: Compare,
+        /// The status that means this worker's job is already done: a read that finds it
+        /// ends the worker (after its release), as a handler that checks fresh state before
+        /// redoing work does.
+        done_if: Option<String>,
     },
     /// The write to the order row.
     Write {

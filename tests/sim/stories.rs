@@ -22,7 +22,8 @@ fn gc_pause_fenced_rejects_the_stale_write() {
             #7      32.000 s  B        finished        program finished
             #8      40.000 s  A        resumed         running again
             #9      40.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'A' WHERE id = 42 AND last_fence < 33 -> UPDATE 0  # write by A with token 33 rejected: last_fence is 34, written by B at 32.000 s  (after #0, #5)
-            #10     40.000 s  A        finished        stopped: fenced off
+            #10     40.000 s  A        released        EVAL <release> 1 lock:order:42 A-e8ffc4441451 -> 0
+            #11     40.000 s  A        finished        stopped: fenced off
         "#]],
     );
     // At 31.5 s the lock belongs to B and the counter reads 34.
@@ -123,7 +124,8 @@ fn failover_hands_out_token_50_twice_and_strict_lt_accepts_only_the_first() {
             #8       5.000 s  A        released        EVAL <release> 1 lock:order:42 A-e8ffc4441451 -> 0
             #9       5.000 s  A        finished        program finished
             #10      7.000 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 50, updated_by = 'B' WHERE id = 42 AND last_fence < 50 -> UPDATE 0  # write by B with token 50 rejected: last_fence is 50, written by A at 5.000 s  (after #3, #6)
-            #11      7.000 s  B        finished        stopped: fenced off
+            #11      7.000 s  B        released        EVAL <release> 1 lock:order:42 B-55613ff287e7 -> 1
+            #12      7.000 s  B        finished        stopped: fenced off
         "#]],
     );
     let summary = trace.summary();
@@ -138,9 +140,12 @@ fn failover_hands_out_token_50_twice_and_strict_lt_accepts_only_the_first() {
 fn failover_duplicate_token_under_le_accepts_both_and_names_the_duplicate() {
     let trace = sim::run(&builtin("failover-duplicate-token-lte").setup);
     let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows).collect();
-    assert_eq!(rows, vec![1, 1]);
-    assert_eq!(violations(&trace), vec!["token-unique", "no-stale-holder", "one-writer-per-token"]);
-    let explanation = &trace.summary().violations[1].explanation;
+    assert_eq!(rows, vec![1, 1, 1], "B pays and ships with 50, then A writes with 50 too");
+    assert_eq!(
+        violations(&trace),
+        vec!["token-unique", "no-stale-accept", "one-writer-per-token", "paid-once"]
+    );
+    let explanation = &trace.summary().violations[2].explanation;
     assert!(
         explanation.contains("token 50") && explanation.contains('A') && explanation.contains('B'),
         "{explanation}"
@@ -167,7 +172,8 @@ fn non_atomic_acquire_lets_the_stale_holder_draw_the_higher_token() {
             #11     41.000 s  A        released        EVAL <release> 1 lock:order:42 A-e8ffc4441451 -> 0
             #12     41.000 s  A        finished        program finished
             #13     41.001 s  db       write-rejected  UPDATE orders SET status = 'paid', last_fence = 33, updated_by = 'B' WHERE id = 42 AND last_fence < 33 -> UPDATE 0  # write by B with token 33 rejected: last_fence is 34, written by A at 41.000 s  (after #3, #9)
-            #14     41.001 s  B        finished        stopped: fenced off
+            #14     41.001 s  B        released        EVAL <release> 1 lock:order:42 B-55613ff287e7 -> 1
+            #15     41.001 s  B        finished        stopped: fenced off
         "#]],
     );
     let summary = trace.summary();
@@ -487,4 +493,37 @@ fn a_delayed_request_says_when_it_was_sent_and_when_it_arrives() {
     assert_eq!(delayed.kind, EventKind::Delayed { until_ms: 32_500 });
     let a_write = trace.summary().writes.into_iter().find(|w| w.worker == "A").expect("A wrote");
     assert_eq!((a_write.at_ms, a_write.rows), (32_500, 0));
+}
+
+/// A worker that stops early releases on its way out, as a `finally` block does: in
+/// incr-before-set A is fenced off while its lock is still valid, and its release frees it
+/// at once instead of leaving it to the TTL. A crashed worker runs nothing more.
+#[test]
+fn a_worker_that_stops_early_releases_on_its_way_out_unless_it_crashed() {
+    let tagged = |trace: &sim::Trace, actor: &str| -> Vec<&'static str> {
+        trace
+            .events()
+            .iter()
+            .filter(|e| trace.actor_name(e.actor) == actor)
+            .map(|e| e.kind.tag())
+            .collect()
+    };
+    let trace = sim::run(&builtin("incr-before-set").setup);
+    let a = tagged(&trace, "A");
+    assert_eq!(&a[a.len() - 2..], ["released", "finished"], "{a:?}");
+    assert!(
+        trace.events().iter().any(|e| trace.actor_name(e.actor) == "A"
+            && matches!(e.kind, EventKind::Released { deleted: true })),
+        "A's lock was still valid, so its release deletes it"
+    );
+    assert!(trace.events().iter().all(|e| e.kind.tag() != "expired"), "no lock is left to expire");
+    // The same with A crashing instead of writing: no release, the lock expires.
+    let mut scenario = builtin("incr-before-set");
+    scenario
+        .setup
+        .faults
+        .push(sim::scenario::Fault::Crash { worker: sim::WorkerId::at(0), at_ms: 5_500 });
+    let crashed = sim::run(&scenario.setup);
+    assert!(!tagged(&crashed, "A").contains(&"released"), "{:?}", tagged(&crashed, "A"));
+    assert!(crashed.events().iter().any(|e| e.kind.tag() == "expired"));
 }

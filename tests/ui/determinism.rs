@@ -4,8 +4,8 @@ use fencing_playground::{catalogue, export, sim};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 /// The same literals as `tests/sim/determinism.rs`; both must change together.
-const GOLDEN_GC_PAUSE_FENCED: &str = "f52bc6a7a187e968";
-const GOLDEN_ALL_EXPORTS: &str = "0aab1f09db981e42";
+const GOLDEN_GC_PAUSE_FENCED: &str = "88571ae261000805";
+const GOLDEN_ALL_EXPORTS: &str = "07423a422c9eaea7";
 
 #[wasm_bindgen_test]
 fn wasm_trace_digest_matches_native() {

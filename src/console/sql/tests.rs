@@ -415,3 +415,32 @@ fn hostile_input_gets_an_error_not_a_panic() {
         }
     }
 }
+
+/// Each of these once overflowed the stack: a trap in the browser, exit 134 natively. The
+/// model refuses them with an error, as PostgreSQL refuses too deep an expression, and the
+/// console goes on answering.
+#[test]
+fn too_deep_or_too_long_an_expression_is_refused() {
+    let select = "SELECT * FROM orders WHERE ";
+    let deep_parens = format!("{select}{}id = 42{};", "(".repeat(2_000), ")".repeat(2_000));
+    let deep_not = format!("{select}{}id = 42;", "NOT ".repeat(20_000));
+    let long_or = format!("{select}id = 1{};", " OR id = 2".repeat(50_000));
+    let long_minus = format!("{select}id = 1{};", "-1".repeat(100_000));
+    let nested = |n: usize| format!("{select}{}id = 42{};", "(".repeat(n), ")".repeat(n));
+    check(
+        &format!(
+            "{ORDERS}\n{deep_parens}\n{deep_not}\n{long_or}\n{long_minus}\n{}\n{}\nSELECT id FROM orders;",
+            nested(100),
+            nested(101)
+        ),
+        "A: CREATE TABLE
+A: INSERT 0 1
+A: ERROR:  stack depth limit exceeded
+A: ERROR:  stack depth limit exceeded
+A: ERROR:  expression too long: more than 1000 operators in one statement (a limit of this console)
+A: ERROR:  expression too long: more than 1000 operators in one statement (a limit of this console)
+A: 42|new|0
+A: ERROR:  stack depth limit exceeded
+A: 42",
+    );
+}

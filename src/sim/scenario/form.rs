@@ -217,7 +217,7 @@ impl StepKind {
             StepKind::Acquire => &["do", "how", "ttl_ms", "retry_every_ms", "attempts"],
             StepKind::WaitReplicas => &["do", "replicas", "timeout_ms", "on_short"],
             StepKind::Compute | StepKind::Sleep => &["do", "ms"],
-            StepKind::Read => &["do", "compare"],
+            StepKind::Read => &["do", "compare", "done_if"],
             StepKind::Write => &["do", "how", "status", "from", "attempts", "backoff_ms"],
             StepKind::Charge => &["do", "key", "attempts", "backoff_ms"],
             StepKind::PutObject => &["do", "if_match"],
@@ -250,6 +250,7 @@ pub(super) struct StepForm {
     on_short: Option<OnShort>,
     ms: Option<u64>,
     compare: Option<Compare>,
+    done_if: Option<String>,
     status: Option<String>,
     from: Option<String>,
     interval_ms: Option<u64>,
@@ -259,7 +260,7 @@ pub(super) struct StepForm {
 }
 
 impl StepForm {
-    fn present(&self) -> [(&'static str, bool); 15] {
+    fn present(&self) -> [(&'static str, bool); 16] {
         [
             ("key", self.key.is_some()),
             ("how", self.how.is_some()),
@@ -270,6 +271,7 @@ impl StepForm {
             ("on_short", self.on_short.is_some()),
             ("ms", self.ms.is_some()),
             ("compare", self.compare.is_some()),
+            ("done_if", self.done_if.is_some()),
             ("status", self.status.is_some()),
             ("from", self.from.is_some()),
             ("interval_ms", self.interval_ms.is_some()),
@@ -303,7 +305,9 @@ impl TryFrom<StepForm> for Step {
             },
             StepKind::Compute => Step::Compute { ms: required(f.ms, "ms")? },
             StepKind::Sleep => Step::Sleep { ms: required(f.ms, "ms")? },
-            StepKind::Read => Step::Read { compare: f.compare.unwrap_or_default() },
+            StepKind::Read => {
+                Step::Read { compare: f.compare.unwrap_or_default(), done_if: f.done_if }
+            }
             StepKind::Write => Step::Write {
                 how: how(f.how)?,
                 status: f.status.unwrap_or_else(|| "paid".to_owned()),
@@ -352,7 +356,9 @@ impl From<Step> for StepForm {
             },
             Step::Compute { ms } => StepForm { ms: Some(ms), ..form(StepKind::Compute) },
             Step::Sleep { ms } => StepForm { ms: Some(ms), ..form(StepKind::Sleep) },
-            Step::Read { compare } => StepForm { compare: Some(compare), ..form(StepKind::Read) },
+            Step::Read { compare, done_if } => {
+                StepForm { compare: Some(compare), done_if, ..form(StepKind::Read) }
+            }
             Step::Write { how, status, from, attempts, backoff_ms } => StepForm {
                 how: word(how.word()),
                 status: Some(status),

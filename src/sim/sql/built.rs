@@ -16,6 +16,7 @@ use super::table::Type;
 pub(crate) enum Column {
     Bigint,
     Text,
+    Uuid,
 }
 
 /// A column's constraint in [`create_table`].
@@ -48,12 +49,14 @@ pub(crate) fn create_table(table: &str, columns: &[(&str, Column, Constraint)]) 
         w.raw(match ty {
             Column::Bigint => " bigint",
             Column::Text => " text",
+            Column::Uuid => " uuid",
         });
         let mut def = ColumnDef {
             name: name.to_owned(),
             ty: match ty {
                 Column::Bigint => Type::Int8,
                 Column::Text => Type::Text,
+                Column::Uuid => Type::Uuid,
             },
             not_null: false,
             primary_key: false,

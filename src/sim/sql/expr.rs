@@ -215,6 +215,7 @@ pub(crate) fn resolve_unknown(kind: Kind, other: Kind, expr: &Expr) -> Result<Ki
     match other {
         Kind::Int4 | Kind::Int8 => parse_int_input(text, other, *pos).map(|_| other),
         Kind::Bool => parse_bool_input(text, *pos).map(|_| Kind::Bool),
+        Kind::Uuid => parse_uuid_input(text, *pos).map(|_| Kind::Uuid),
         Kind::Unknown => Ok(Kind::Text),
         _ => Ok(Kind::Text),
     }
@@ -239,6 +240,33 @@ pub(crate) fn parse_int_input(text: &str, kind: Kind, pos: usize) -> Result<i64,
             pos,
         )),
     }
+}
+
+/// A uuid's text as PostgreSQL takes it (32 hex digits, either case, hyphens between
+/// groups of four or none, optionally in braces), in its canonical lower-case form.
+pub(crate) fn parse_uuid_input(text: &str, pos: usize) -> Result<String, SqlError> {
+    let inner = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')).unwrap_or(text);
+    let mut hex = String::with_capacity(36);
+    let mut digits = 0;
+    let mut after_hyphen = false;
+    for c in inner.chars() {
+        match c {
+            '-' if !after_hyphen && digits > 0 && digits % 4 == 0 => after_hyphen = true,
+            c if c.is_ascii_hexdigit() && digits < 32 => {
+                hex.push(c.to_ascii_lowercase());
+                digits += 1;
+                after_hyphen = false;
+                if matches!(digits, 8 | 12 | 16 | 20) {
+                    hex.push('-');
+                }
+            }
+            _ => digits = 99,
+        }
+    }
+    if digits != 32 || after_hyphen {
+        return Err(SqlError::at(format!("invalid input syntax for type uuid: \"{text}\""), pos));
+    }
+    Ok(hex)
 }
 
 pub(crate) fn parse_bool_input(text: &str, pos: usize) -> Result<bool, SqlError> {
@@ -451,6 +479,12 @@ pub(crate) fn compare(
         (Value::Text(s), Value::Int(b)) => {
             parse_int_input(s, kind_of(right, columns, params)?, left.pos())?.cmp(b)
         }
+        // A uuid orders by its bytes, which is its canonical text's order: a literal
+        // written otherwise (upper case, no hyphens) is made canonical first.
+        (Value::Text(a), Value::Text(b)) if is_uuid(left, columns) || is_uuid(right, columns) => {
+            let canonical = |s: &str, e: &Expr| parse_uuid_input(s, e.pos());
+            canonical(a, left)?.cmp(&canonical(b, right)?)
+        }
         (Value::Text(a), Value::Text(b)) => a.as_bytes().cmp(b.as_bytes()),
         (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
         (Value::Bool(a), Value::Text(s)) => a.cmp(&parse_bool_input(s, right.pos())?),
@@ -465,6 +499,12 @@ pub(crate) fn compare(
         Op::Gt => ordering == Ordering::Greater,
         _ => ordering != Ordering::Less,
     }))
+}
+
+/// Whether the expression is a column of type uuid.
+fn is_uuid(expr: &Expr, columns: &[Column]) -> bool {
+    matches!(expr, Expr::Column(name)
+        if columns.iter().any(|c| c.name == name.text && c.ty == Type::Uuid))
 }
 
 /// The value bound to `$index`, or PostgreSQL's error for a parameter nobody supplied.

@@ -90,7 +90,7 @@ pub(crate) fn parse(text: &str, terminated: Terminator) -> Result<Statement, Sql
     {
         end.raw = ";".to_owned();
     }
-    let mut p = Parser { tokens, at: 0 };
+    let mut p = Parser { tokens, at: 0, depth: 0, operators: 0 };
     let statement = p.statement()?;
     if p.peek().tok != Tok::End {
         return Err(p.unexpected());
@@ -101,7 +101,21 @@ pub(crate) fn parse(text: &str, terminated: Terminator) -> Result<Statement, Sql
 pub(crate) struct Parser {
     pub(crate) tokens: Vec<Token>,
     pub(crate) at: usize,
+    /// Parentheses and NOTs open around the current token: the parser, the type check, the
+    /// evaluator and the tree's drop all recurse this deep, and a wasm stack that
+    /// overflows is not a panic but a trap that kills the page.
+    depth: u32,
+    /// Binary operators so far: a chain of them (`OR id = 2 OR ...`) makes a tree as deep.
+    operators: u32,
 }
+
+/// How deep an expression may nest before the console refuses it as PostgreSQL does
+/// (its own limit depends on `max_stack_depth`; this one keeps every recursion over the
+/// tree far inside the smallest stack the model runs on).
+pub(crate) const MAX_DEPTH: u32 = 100;
+
+/// How many binary operators one statement may have.
+pub(crate) const MAX_OPERATORS: u32 = 1_000;
 
 impl Parser {
     pub(crate) fn peek(&self) -> &Token {
@@ -308,10 +322,11 @@ impl Parser {
                 }
                 return Ok(Type::Varchar(None));
             }
-            "serial" | "bigserial" | "timestamptz" | "timestamp" | "numeric" | "uuid"
-            | "smallint" | "real" | "double" | "jsonb" | "json" | "date" => {
+            "uuid" => Type::Uuid,
+            "serial" | "bigserial" | "timestamptz" | "timestamp" | "numeric" | "smallint"
+            | "real" | "double" | "jsonb" | "json" | "date" => {
                 return Err(SqlError::plain(format!(
-                    "type {word} is not supported here; use integer, bigint, text, varchar(n) or boolean"
+                    "type {word} is not supported here; use integer, bigint, text, varchar(n), boolean or uuid"
                 )));
             }
             _ => return Err(SqlError::at(format!("type \"{word}\" does not exist"), token.pos)),
@@ -454,6 +469,26 @@ impl Parser {
         Ok(Statement::Update { table, sets, filter })
     }
 
+    /// Goes one level deeper (a parenthesis or a NOT), or refuses.
+    fn enter(&mut self) -> Result<(), SqlError> {
+        self.depth += 1;
+        match self.depth > MAX_DEPTH {
+            true => Err(SqlError::plain("stack depth limit exceeded")),
+            false => Ok(()),
+        }
+    }
+
+    /// Builds `left op right`, counting the operator against the statement's limit.
+    fn binary(&mut self, op: Op, pos: usize, left: Expr, right: Expr) -> Result<Expr, SqlError> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            return Err(SqlError::plain(format!(
+                "expression too long: more than {MAX_OPERATORS} operators in one statement (a limit of this console)"
+            )));
+        }
+        Ok(Expr::Binary { op, pos, left: Box::new(left), right: Box::new(right) })
+    }
+
     // Precedence, lowest first: OR, AND, NOT, IS, comparison, + -.
     pub(crate) fn expr(&mut self) -> Result<Expr, SqlError> {
         let mut left = self.and()?;
@@ -463,7 +498,7 @@ impl Parser {
                 return Ok(left);
             }
             let right = self.and()?;
-            left = Expr::Binary { op: Op::Or, pos, left: Box::new(left), right: Box::new(right) };
+            left = self.binary(Op::Or, pos, left, right)?;
         }
     }
     pub(crate) fn and(&mut self) -> Result<Expr, SqlError> {
@@ -474,13 +509,16 @@ impl Parser {
                 return Ok(left);
             }
             let right = self.not()?;
-            left = Expr::Binary { op: Op::And, pos, left: Box::new(left), right: Box::new(right) };
+            left = self.binary(Op::And, pos, left, right)?;
         }
     }
     pub(crate) fn not(&mut self) -> Result<Expr, SqlError> {
         let pos = self.peek().pos;
         if self.eat_word("not") {
-            return Ok(Expr::Not { pos, inner: Box::new(self.not()?) });
+            self.enter()?;
+            let inner = self.not()?;
+            self.depth -= 1;
+            return Ok(Expr::Not { pos, inner: Box::new(inner) });
         }
         self.is_null()
     }
@@ -512,7 +550,7 @@ impl Parser {
             // PostgreSQL's comparison operators do not associate.
             return Err(self.unexpected());
         }
-        Ok(Expr::Binary { op, pos: token.pos, left: Box::new(left), right: Box::new(right) })
+        self.binary(op, token.pos, left, right)
     }
     pub(crate) fn sum(&mut self) -> Result<Expr, SqlError> {
         let mut left = self.primary()?;
@@ -525,8 +563,7 @@ impl Parser {
             };
             self.advance();
             let right = self.primary()?;
-            left =
-                Expr::Binary { op, pos: token.pos, left: Box::new(left), right: Box::new(right) };
+            left = self.binary(op, token.pos, left, right)?;
         }
     }
     pub(crate) fn primary(&mut self) -> Result<Expr, SqlError> {
@@ -557,8 +594,10 @@ impl Parser {
             }
             Tok::Sym("(") => {
                 self.advance();
+                self.enter()?;
                 let inner = self.expr()?;
                 self.expect_sym(")")?;
+                self.depth -= 1;
                 Ok(inner)
             }
             Tok::Sym(":") => Err(SqlError::plain(

@@ -12,6 +12,7 @@ pub(crate) enum Type {
     Text,
     Varchar(Option<u32>),
     Bool,
+    Uuid,
 }
 
 impl Type {
@@ -23,6 +24,7 @@ impl Type {
             Type::Varchar(None) => "character varying".to_owned(),
             Type::Varchar(Some(n)) => format!("character varying({n})"),
             Type::Bool => "boolean".to_owned(),
+            Type::Uuid => "uuid".to_owned(),
         }
     }
     pub(crate) fn kind(self) -> Kind {
@@ -31,6 +33,7 @@ impl Type {
             Type::Int8 => Kind::Int8,
             Type::Text | Type::Varchar(_) => Kind::Text,
             Type::Bool => Kind::Bool,
+            Type::Uuid => Kind::Uuid,
         }
     }
 }
@@ -44,6 +47,7 @@ pub(crate) enum Kind {
     Numeric,
     Text,
     Bool,
+    Uuid,
     Unknown,
     Null,
 }
@@ -56,6 +60,7 @@ impl Kind {
             Kind::Numeric => "numeric",
             Kind::Text => "text",
             Kind::Bool => "boolean",
+            Kind::Uuid => "uuid",
             Kind::Unknown => "unknown",
             Kind::Null => "unknown",
         }
@@ -230,6 +235,9 @@ impl Table {
                 Kind::Bool => {
                     parse_bool_input(text, *pos)?;
                 }
+                Kind::Uuid => {
+                    parse_uuid_input(text, *pos)?;
+                }
                 _ => {}
             }
         }
@@ -238,7 +246,7 @@ impl Table {
                 kind.is_int() || matches!(kind, Kind::Unknown | Kind::Null | Kind::Numeric)
             }
             Kind::Text => true,
-            Kind::Bool => matches!(kind, Kind::Bool | Kind::Unknown | Kind::Null),
+            Kind::Bool | Kind::Uuid => matches!(kind, Kind::Unknown | Kind::Null) || kind == target,
             _ => true,
         };
         if fits {
@@ -434,6 +442,7 @@ pub(crate) fn store(ty: Type, value: Value) -> Result<Value, SqlError> {
         }
         (Type::Bool, Value::Bool(b)) => Ok(Value::Bool(b)),
         (Type::Bool, Value::Text(s)) => parse_bool_input(&s, 0).map(Value::Bool),
+        (Type::Uuid, Value::Text(s)) => parse_uuid_input(&s, 0).map(|u| Value::Text(u.into())),
         (ty, v) => Err(SqlError::plain(format!("cannot store {v:?} in a {} column", ty.name()))),
     }
 }

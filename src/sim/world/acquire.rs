@@ -1,6 +1,7 @@
 //! Taking the lock: the acquire script, SET NX PX with a token drawn apart, Redlock, WAIT,
 //! and the lease a grant records. It never writes to the order table.
 
+use super::worker::Stop;
 use super::{Pending, World, decimal};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{NodeId, WorkerId};
@@ -89,7 +90,9 @@ impl<'s> World<'s> {
 
     pub(super) fn draw_token(&mut self) -> i64 {
         match self.setup.tokens {
-            TokenSource::Uuid => i64::try_from(self.prng.next_u64() >> 1).unwrap_or(0),
+            // A version-4 UUID's 60 leading random bits (see `token_text`); never 0, the
+            // nil UUID a row starts with.
+            TokenSource::Uuid => i64::try_from(self.prng.next_u64() >> 4).unwrap_or(0).max(1),
             _ => {
                 self.state.token_counter = self.state.token_counter.saturating_add(1);
                 self.state.token_counter
@@ -487,7 +490,7 @@ impl<'s> World<'s> {
         let Some(p) = self.state.primary else {
             return self.unreachable(w, None, 1_000, 1);
         };
-        let target = self.runtime[w.index()].write_offset.max(self.state.nodes[p.index()].offset);
+        let target = self.runtime[w.index()].write_offset;
         match std::mem::take(&mut self.runtime[w.index()].pending_step) {
             Pending::Wait { wanted } => {
                 self.wait_returned(w, p, target, wanted, timeout_ms, on_short)
@@ -561,7 +564,7 @@ impl<'s> World<'s> {
                     ws.attempt = 1;
                     self.schedule_step(w, now, false);
                 }
-                None => self.end(w, EventKind::GaveUp, "sim.gave_up_wait"),
+                None => self.end(w, Stop::GaveUp, "sim.gave_up_wait"),
             }
             return;
         }

@@ -5,7 +5,7 @@
 use super::{Action, World};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{NodeId, WorkerId};
-use crate::sim::redis::{Command, Effect, Effects, ExpiryRole, Keyspace, Reply};
+use crate::sim::redis::{Command, Effect, Effects, ExpiryRole, Keyspace, Reply, SentAs};
 use crate::sim::scenario::{Fault, Persistence};
 use crate::sim::script::Script;
 use crate::sim::state::Role;
@@ -199,7 +199,13 @@ impl<'s> World<'s> {
         }
         self.state.nodes[to.index()].offset = offset;
         self.persist_after(to);
-        let summary: Vec<String> = effects.iter().map(effect_text).collect();
+        let mut summary: Vec<String> = effects.iter().map(effect_text).collect();
+        // Redis 7 wraps the effects of one call (a script's writes) in MULTI/EXEC when
+        // there is more than one, so a replica applies them together.
+        if summary.len() > 1 {
+            summary.insert(0, "MULTI".to_owned());
+            summary.push("EXEC".to_owned());
+        }
         let n_effects = u32::try_from(effects.len()).unwrap_or(u32::MAX);
         self.emit(
             Actor::Node(to),
@@ -393,7 +399,11 @@ fn expiry_role(role: Role) -> ExpiryRole {
 
 fn effect_text(effect: &Effect) -> String {
     match effect {
-        Effect::Put { key, entry } => match entry.expire_at_ms {
+        Effect::Put { key, sent_as: SentAs::Incr, .. } => format!("INCR {key}"),
+        Effect::Put { key, entry, sent_as: SentAs::PExpireAt } => {
+            format!("PEXPIREAT {key} {}", entry.expire_at_ms.unwrap_or_default())
+        }
+        Effect::Put { key, entry, sent_as: SentAs::Set } => match entry.expire_at_ms {
             Some(at) => format!("SET {key} {} PXAT {at}", entry.value),
             None => format!("SET {key} {}", entry.value),
         },

@@ -2,6 +2,7 @@
 //! renewals. It never grants a lease.
 
 use super::World;
+use super::worker::Stop;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::{Command, Reply, command_text};
@@ -83,7 +84,7 @@ impl<'s> World<'s> {
         if mine {
             self.advance_after(w, 0, false);
         } else {
-            self.end(w, EventKind::Finished, "sim.lease_lost");
+            self.end(w, Stop::Finished, "sim.lease_lost");
         }
     }
 

@@ -128,7 +128,8 @@ struct Runtime {
     pending_step: Pending,
     /// A request held back by a network delay is sent when the step re-runs at this time.
     delayed_until: Option<u64>,
-    /// The primary's replication offset after this worker's last write.
+    /// The primary's replication offset after this worker's last write: what its `WAIT`
+    /// waits for.
     write_offset: u64,
     /// The value this worker's client sends with its lock commands: drawn when an acquire
     /// step starts, kept across its retries (as redis-py's `Lock` keeps its token).
@@ -139,6 +140,8 @@ struct Runtime {
     unknown_lease: Option<u32>,
     /// The status and token of this worker's last rejected write: the task it dead-letters.
     rejected_write: Option<(String, Option<i64>)>,
+    /// How the worker ends once the release its program's `finally` runs has replied.
+    exit: Option<(worker::Stop, &'static str)>,
 }
 
 struct World<'s> {
@@ -432,6 +435,7 @@ fn initial_nodes(setup: &RedisSetup, tokens: TokenSource) -> Vec<NodeState> {
                         value: setup.fence_start.to_string(),
                         expire_at_ms: None,
                     },
+                    sent_as: crate::sim::redis::SentAs::Set,
                 });
             }
             NodeState {

@@ -18,8 +18,8 @@ use crate::sim::token::{token_from_text, token_text};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
-/// The table every run starts with; `last_fence` is text where tokens are random
-/// (UUID-like text compares byte by byte, as PostgreSQL compares uuid values).
+/// The table every run starts with; `last_fence` is a uuid column where tokens are random
+/// UUIDs (PostgreSQL compares uuid values byte by byte).
 fn create_orders(last_fence: Column) -> Prepared {
     built::create_table(
         ORDERS,
@@ -128,7 +128,7 @@ fn statements() -> &'static Statements {
         let select =
             |columns: &[&str], lock: RowLock| built::select(columns, ORDERS, ("id", 4), lock);
         Statements {
-            tables: [table(Column::Bigint), table(Column::Text)],
+            tables: [table(Column::Bigint), table(Column::Uuid)],
             insert: built::insert(ORDERS, &["id", "status", "amount", "last_fence"]),
             read: select(&["status", "last_fence"], RowLock::None),
             for_update: select(&["status", "last_fence"], RowLock::ForUpdate),
@@ -185,7 +185,7 @@ pub fn setup_sql(setup: &Setup) -> [String; 2] {
 /// The same for a row with these values (the SQL console's "Create the orders table").
 pub fn setup_statements(id: i64, amount: i64, last_fence: i64, tokens: TokenSource) -> [String; 2] {
     let create = create_orders(match tokens {
-        TokenSource::Uuid => Column::Text,
+        TokenSource::Uuid => Column::Uuid,
         _ => Column::Bigint,
     });
     let params = [
@@ -276,12 +276,13 @@ impl<'s> World<'s> {
         }
     }
 
-    pub(super) fn step_read(&mut self, w: WorkerId, compare: Compare) {
+    pub(super) fn step_read(&mut self, w: WorkerId, compare: Compare, done_if: Option<&str>) {
         let sql = statements();
         let params = row_params(self.state.order.id);
         let outcome = self.sql(w, &sql.read, &params);
         let row = self.order_row_for(w);
         let last_fence = row.last_fence;
+        let done = done_if.is_some_and(|status| row.status == status);
         let token = self.state.workers[w.index()].lease.as_ref().and_then(|l| l.token);
         let stale = match (compare, token) {
             (Compare::Token, Some(t)) => last_fence >= t,
@@ -301,6 +302,8 @@ impl<'s> World<'s> {
         self.emit(Actor::Worker(w), EventKind::Read { last_fence, stale }, command, reply, causes);
         if stale {
             self.fenced_off(w);
+        } else if done {
+            self.finish(w, "sim.nothing_left");
         } else {
             self.advance_after(w, 0, false);
         }
@@ -675,7 +678,7 @@ mod tests {
         let sql = statements();
         let mut all: Vec<Prepared> = vec![
             create_orders(Column::Bigint),
-            create_orders(Column::Text),
+            create_orders(Column::Uuid),
             sql.insert.clone(),
             sql.read.clone(),
             sql.for_update.clone(),
@@ -702,8 +705,8 @@ mod tests {
             "UPDATE orders SET status = $1, last_fence = $2, updated_by = $3 WHERE id = $4 AND status = $5 AND last_fence <= $2"
         );
         assert_eq!(
-            create_orders(Column::Text).text(&[]),
-            "CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL, amount bigint NOT NULL, last_fence text NOT NULL, updated_by text)"
+            create_orders(Column::Uuid).text(&[]),
+            "CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL, amount bigint NOT NULL, last_fence uuid NOT NULL, updated_by text)"
         );
     }
 

@@ -8,6 +8,13 @@ use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::scenario::Step;
 use crate::sim::state::{Activity, Phase, Watchdog};
 
+/// How a worker's last event reads: its program ended (or it stopped), or it gave up.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(super) enum Stop {
+    Finished,
+    GaveUp,
+}
+
 /// Why a write matched no row: its token failed the fence, or the row's status was not the
 /// one required (the work was already done).
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -26,6 +33,19 @@ impl<'s> World<'s> {
     }
 
     pub(super) fn worker_step(&mut self, w: WorkerId) {
+        // `WAIT` waits for the offset of this connection's last write (Redis keeps it per
+        // client), not for the primary's whole offset: a step that moved the primary's
+        // offset was this worker's write.
+        let offset =
+            |world: &Self| world.state.primary.map(|p| world.state.nodes[p.index()].offset);
+        let before = offset(self);
+        self.run_step(w);
+        if let Some(after) = offset(self).filter(|after| Some(*after) != before) {
+            self.runtime[w.index()].write_offset = after;
+        }
+    }
+
+    fn run_step(&mut self, w: WorkerId) {
         let now = self.state.now_ms;
         match self.state.workers[w.index()].activity {
             Activity::Crashed | Activity::Done => return,
@@ -69,7 +89,7 @@ impl<'s> World<'s> {
             }
             Step::Compute { ms } => self.advance_after(w, *ms, true),
             Step::Sleep { ms } => self.advance_after(w, *ms, false),
-            Step::Read { compare } => self.step_read(w, *compare),
+            Step::Read { compare, done_if } => self.step_read(w, *compare, done_if.as_deref()),
             Step::Write { how, status, from, attempts, backoff_ms } => {
                 self.step_write(w, *how, status, from.as_deref(), *attempts, *backoff_ms);
             }
@@ -97,8 +117,12 @@ impl<'s> World<'s> {
         }
     }
 
-    /// Moves to the next step after `after_ms`.
+    /// Moves to the next step after `after_ms`, or ends the worker when that step was the
+    /// release it ran on its way out.
     pub(super) fn advance_after(&mut self, w: WorkerId, after_ms: u64, cpu: bool) {
+        if let Some((stop, why)) = self.runtime[w.index()].exit {
+            return self.end(w, stop, why);
+        }
         let ws = &mut self.state.workers[w.index()];
         ws.pc += 1;
         ws.attempt = 1;
@@ -116,11 +140,32 @@ impl<'s> World<'s> {
     }
 
     pub(super) fn finish(&mut self, w: WorkerId, why: &'static str) {
-        self.end(w, EventKind::Finished, why);
+        self.end(w, Stop::Finished, why);
     }
 
     /// Stops the worker for good, recording why (a note key) as its last event (`kind`).
-    pub(super) fn end(&mut self, w: WorkerId, kind: EventKind, why: &'static str) {
+    /// A worker that stops early while its program still has a `release` step ahead runs
+    /// that step first, as real code releases in a `finally` block (the source article's
+    /// does): a lock left behind would block every other worker until its TTL ends.
+    pub(super) fn end(&mut self, w: WorkerId, stop: Stop, why: &'static str) {
+        let ws = &self.state.workers[w.index()];
+        // Not twice: a release that itself gives up ends the worker for good.
+        let leaving = self.runtime[w.index()].exit.take().is_some();
+        let release_ahead = match ws.lease {
+            Some(_) if !leaving => self.steps(w)[ws.pc.min(self.steps(w).len())..]
+                .iter()
+                .position(|step| matches!(step, Step::Release { .. })),
+            _ => None,
+        };
+        if let Some(ahead) = release_ahead {
+            let ws = &mut self.state.workers[w.index()];
+            ws.pc += ahead;
+            ws.attempt = 1;
+            self.runtime[w.index()].pending_step = Pending::Fresh;
+            self.runtime[w.index()].exit = Some((stop, why));
+            let now = self.state.now_ms;
+            return self.schedule_step(w, now, false);
+        }
         self.cancel_step(w);
         self.stop_watchdog(w);
         if self.state.workers[w.index()].in_txn {
@@ -129,6 +174,10 @@ impl<'s> World<'s> {
         self.state.workers[w.index()].activity = Activity::Done;
         self.set_belief(w, None);
         let text = self.say(why, Vec::new());
+        let kind = match stop {
+            Stop::Finished => EventKind::Finished,
+            Stop::GaveUp => EventKind::GaveUp,
+        };
         self.emit(Actor::Worker(w), kind, String::new(), text, Vec::new());
     }
 
@@ -195,7 +244,7 @@ impl<'s> World<'s> {
         if retry {
             self.retry_after(w, delay_ms);
         } else {
-            self.end(w, EventKind::GaveUp, "sim.gave_up_lost");
+            self.end(w, Stop::GaveUp, "sim.gave_up_lost");
         }
         true
     }
@@ -224,7 +273,7 @@ impl<'s> World<'s> {
         if self.state.workers[w.index()].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
-            self.end(w, EventKind::GaveUp, "sim.gave_up");
+            self.end(w, Stop::GaveUp, "sim.gave_up");
         }
     }
 
@@ -243,7 +292,7 @@ impl<'s> World<'s> {
         if self.state.workers[w.index()].attempt < attempts {
             self.retry_after(w, retry_every_ms);
         } else {
-            self.end(w, EventKind::GaveUp, why);
+            self.end(w, Stop::GaveUp, why);
         }
     }
 }

@@ -1,0 +1,15 @@
+CREATE TABLE orders (id bigint PRIMARY KEY, status text NOT NULL, last_fence uuid NOT NULL, updated_by text);
+INSERT INTO orders VALUES (42, 'pending', '00000000-0000-0000-0000-000000000000', NULL);
+UPDATE orders SET status = 'paid', last_fence = '02261e6b-fa1e-330e', updated_by = 'B' WHERE id = 42;
+UPDATE orders SET status = 'paid', last_fence = 0, updated_by = 'B' WHERE id = 42;
+SELECT id FROM orders WHERE last_fence < 0;
+UPDATE orders SET status = 'paid', last_fence = '044c3cd7-f43c-4661-a491-4f267d7254c9', updated_by = 'B' WHERE id = 42 AND last_fence < '044c3cd7-f43c-4661-a491-4f267d7254c9';
+UPDATE orders SET status = 'paid', last_fence = '63CBE1E4593240DD86FA7A027982440C', updated_by = 'A' WHERE id = 42 AND last_fence < '{63cbe1e4-5932-40dd-86fa-7a027982440c}';
+UPDATE orders SET status = 'paid', last_fence = '044c3cd7-f43c-4661-a491-4f267d7254c9', updated_by = 'B' WHERE id = 42 AND last_fence < '044c3cd7-f43c-4661-a491-4f267d7254c9';
+SELECT * FROM orders;
+SELECT id FROM orders WHERE last_fence < status;
+SELECT id FROM orders WHERE last_fence = 'abc';
+CREATE TABLE maybe (id bigint PRIMARY KEY, last_fence uuid);
+INSERT INTO maybe VALUES (42, NULL);
+UPDATE maybe SET last_fence = '044c3cd7-f43c-4661-a491-4f267d7254c9' WHERE id = 42 AND last_fence < '044c3cd7-f43c-4661-a491-4f267d7254c9';
+SELECT * FROM maybe;
