@@ -1,14 +1,17 @@
-//! The last line of defence: a panic hook that replaces a dead page with an error panel and
-//! a reset link. After a panic the wasm instance is gone (release builds abort), so the
-//! panel is plain DOM built once, with text only (never HTML), and the reset is a page load
-//! (`?reset`) that `start` handles before mounting.
+//! The last line of defence: an error panel with a reset link for a dead page. It is plain
+//! DOM with text only (never HTML), built hidden at start, so that it can be shown without
+//! the wasm instance: a panic shows it from the hook, a trap (a `WebAssembly.RuntimeError`,
+//! which no Rust code sees, and after which the instance may be unusable) from a listener in
+//! each page's inline script. The reset is a page load (`?reset`) that `start` handles
+//! before mounting.
 
 use wasm_bindgen::JsCast;
 
 use crate::progress::STORAGE_KEY;
 
-/// Installs the hook (once, from `start`).
+/// Installs the hook and builds the hidden panel (once, from `start`).
 pub(crate) fn install_hook() {
+    panel();
     std::panic::set_hook(Box::new(|info| {
         let message = info.to_string();
         web_sys::console::error_1(&message.as_str().into());
@@ -37,16 +40,34 @@ pub(crate) fn handle_reset_request() {
     }
 }
 
-/// Puts the panel at the top of the page. Public to the crate so a browser test can
-/// check it without panicking.
+/// Shows the panel at the top of the page with the error's details. Public to the crate so
+/// a browser test can check it without panicking.
 pub(crate) fn show_panel(message: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Some(body) = document.body() else { return };
-    if document.get_element_by_id("crash-panel").is_some() {
+    let Some(panel) = panel() else { return };
+    let Some(element) = panel.dyn_ref::<web_sys::HtmlElement>() else { return };
+    // The first error is the one worth reading; a second one leaves it in place.
+    if !element.hidden() {
         return;
     }
-    let Ok(panel) = document.create_element("div") else { return };
+    if let Ok(Some(details)) = panel.query_selector("pre") {
+        details.set_text_content(Some(message));
+    }
+    element.set_hidden(false);
+    let _ = element.focus();
+}
+
+/// The page's panel, built hidden the first time (the inline script's trap listener looks
+/// it up by its id, fills its `pre` and unhides it).
+fn panel() -> Option<web_sys::Element> {
+    let document = web_sys::window()?.document()?;
+    let body = document.body()?;
+    if let Some(panel) = document.get_element_by_id("crash-panel") {
+        return Some(panel);
+    }
+    let panel = document.create_element("div").ok()?;
     panel.set_id("crash-panel");
+    let _ = panel.set_attribute("hidden", "");
+    let _ = panel.set_attribute("tabindex", "-1");
     let _ = panel.set_attribute("role", "alert");
     let _ = panel.set_attribute("class", "crash-panel");
     let _ = panel.set_attribute("data-testid", "crash-panel");
@@ -65,9 +86,7 @@ pub(crate) fn show_panel(message: &str) {
         let _ = link.set_attribute("href", "?reset#/");
         let _ = link.set_attribute("data-testid", "crash-reset");
     }
-    add("pre", message);
+    add("pre", "");
     let _ = body.insert_before(&panel, body.first_child().as_ref());
-    if let Some(element) = panel.dyn_ref::<web_sys::HtmlElement>() {
-        let _ = element.focus();
-    }
+    Some(panel)
 }

@@ -213,6 +213,19 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
       await view.close();
     }
     await axeContext.close();
+
+    // A wasm trap is no panic: the Rust hook never runs, so the page's inline listener shows
+    // the panel the app built hidden. An uncaught RuntimeError thrown from a task is what
+    // the browser delivers when an event handler's call into wasm traps.
+    const trapped = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await trapped.goto(`${url}#/s/gc-pause-fenced`, { waitUntil: 'load' });
+    await trapped.waitForSelector('[data-testid=player]', { timeout: 15000 });
+    if (await trapped.locator('[data-testid=crash-panel]').isVisible()) problems.push('the crash panel shows before anything went wrong');
+    await trapped.evaluate(() => setTimeout(() => { throw new WebAssembly.RuntimeError('memory access out of bounds'); }));
+    await trapped.waitForSelector('[data-testid=crash-panel]', { state: 'visible', timeout: 5000 }).catch(() => problems.push('a wasm trap did not show the crash panel'));
+    const trapText = await trapped.locator('[data-testid=crash-panel] pre').innerText().catch(() => '');
+    if (!trapText.includes('memory access out of bounds')) problems.push(`the crash panel does not name the trap: ${trapText}`);
+    await trapped.close();
     console.log(`e2e: the narration was in view at ${checked} steps of ${ids.length} built-ins at 1280x800; phones fit`);
 
     console.log(`e2e: home shows ${cards} scenarios; player, the CSP on both pages, the sandbox on lab.html, not-found, language packs and the iframe protocol work; screenshot ${shot}`);

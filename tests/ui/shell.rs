@@ -62,6 +62,7 @@ async fn a_panic_leaves_an_error_panel_with_a_reset_link_not_a_dead_page() {
     let document = web_sys::window().unwrap().document().unwrap();
     let panel = document.get_element_by_id("crash-panel").expect("the panel");
     assert_eq!(panel.get_attribute("role").as_deref(), Some("alert"));
+    assert!(!panel.has_attribute("hidden"), "built hidden, shown now");
     assert!(panel.query_selector("img").unwrap().is_none(), "the message is text, never HTML");
     assert!(panel.text_content().unwrap_or_default().contains(hostile));
     let reset = panel.query_selector("[data-testid='crash-reset']").unwrap().expect("a reset link");
