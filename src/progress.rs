@@ -1,8 +1,9 @@
 //! Quiz progress as stored in localStorage (or kept by a host page or an LMS): which
 //! questions were answered, how often, and whether the first and the latest answers were
 //! right; and what that makes of the quiz (answered, score, passed). Anything unreadable
-//! is reported so the shell can reset it with a visible notice. Pure text in, text out;
-//! the shell does the storing.
+//! is reported so the shell can reset it with a visible notice; an answer to a question
+//! the bank no longer holds (renamed or removed) is dropped and the rest kept. Pure text
+//! in, text out; the shell does the storing.
 
 use crate::sim::order::SortedMap;
 
@@ -42,7 +43,8 @@ pub enum Stored {
 
 impl Progress {
     /// Reads stored progress; `bank` is the quiz's questions (an answer to a question it
-    /// does not hold makes the whole record suspect).
+    /// does not hold is dropped: every learner's record holds one once a question is
+    /// renamed or removed, and the other answers are still good).
     pub fn read(text: Option<&str>, bank: &[crate::quiz::Question]) -> Stored {
         let Some(text) = text else { return Stored::Nothing };
         match serde_json::from_str(text) {
@@ -56,10 +58,8 @@ impl Progress {
         let Value::Object(members) = value else { return Stored::Corrupt };
         let mut progress = Progress::default();
         for (key, value) in members {
-            // Only known question ids, with a boolean or {"c", "f", "n"}.
-            if !bank.iter().any(|q| q.id == key) {
-                return Stored::Corrupt;
-            }
+            // A boolean or {"c", "f", "n"}; kept only for a question the bank holds.
+            let known = bank.iter().any(|q| q.id == key);
             let answer = match value {
                 Value::Bool(correct) => Answer { correct, first_correct: correct, attempts: 1 },
                 Value::Object(fields) if fields.len() == 3 => {
@@ -76,7 +76,9 @@ impl Progress {
                 }
                 _ => return Stored::Corrupt,
             };
-            progress.answers.insert(key, answer);
+            if known {
+                progress.answers.insert(key, answer);
+            }
         }
         Stored::Valid(progress)
     }
@@ -170,7 +172,7 @@ mod tests {
             "{",
             "[]",
             "{\"clock-jump\": 1}",
-            "{\"no-such-question\": true}",
+            "{\"no-such-question\": 1}",
             "{\"clock-jump\": {\"c\": true, \"f\": true, \"n\": 0}}",
             "{\"clock-jump\": {\"c\": true, \"f\": true}}",
             "{\"clock-jump\": {\"c\": true, \"f\": true, \"n\": 1, \"x\": 1}}",
@@ -178,6 +180,21 @@ mod tests {
         ] {
             assert_eq!(Progress::read(Some(bad), &crate::quiz::bank()), Stored::Corrupt, "{bad:?}");
         }
+    }
+
+    /// Issue 29, item 3: one renamed or removed question used to reset the whole record.
+    #[test]
+    fn an_answer_to_a_question_the_bank_no_longer_has_is_dropped_and_the_rest_kept() {
+        let stored = r#"{"clock-jump":{"c":true,"f":true,"n":1},"a-removed-question":true,"aof-always":false}"#;
+        let Stored::Valid(progress) = Progress::read(Some(stored), &crate::quiz::bank()) else {
+            panic!("the record was not kept");
+        };
+        let kept: Vec<&String> = progress.answers.keys().collect();
+        assert_eq!(kept, ["aof-always", "clock-jump"]);
+        assert_eq!(
+            progress.to_text(),
+            r#"{"aof-always":{"c":false,"f":false,"n":1},"clock-jump":{"c":true,"f":true,"n":1}}"#
+        );
     }
 
     #[test]

@@ -218,15 +218,34 @@ impl Link {
                             "This link was made by a newer version of the playground (link format v{v}; this one reads v{VERSION})."
                         ));
                     }
+                    // Digits too many for any version this reader knows: a newer one.
+                    Err(_) if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                        return invalid(format!(
+                            "This link was made by a newer version of the playground (link format v{value}; this one reads v{VERSION})."
+                        ));
+                    }
                     Err(_) => return invalid(format!("The link's version v={value} is not a number.")),
                 },
                 "t" => match value.parse::<u64>() {
                     Ok(ms) => link.t_ms = Some(ms),
                     Err(_) => return invalid(format!("The link's time t={value} is not a whole number of milliseconds.")),
                 },
-                "lang" => link.lang = Lang::from_code(&value),
-                "embed" => link.embed = value == "1",
-                "reveal" => link.reveal = value == "1",
+                "lang" => match Lang::from_code(&value) {
+                    Some(lang) => link.lang = Some(lang),
+                    None => return bad_option(name, &value, "en, id or vi"),
+                },
+                "embed" | "reveal" | "autoplay" => {
+                    let on = match value.as_str() {
+                        "1" => true,
+                        "0" => false,
+                        _ => return bad_option(name, &value, "1 or 0"),
+                    };
+                    match name {
+                        "embed" => link.embed = on,
+                        "reveal" => link.reveal = on,
+                        _ => link.options.autoplay = on,
+                    }
+                }
                 "q" => match value.parse::<usize>() {
                     Ok(n) if n >= 1 => link.question = Some(n - 1),
                     _ => return invalid(format!("The link's quiz question q={value} is not a question number.")),
@@ -263,7 +282,6 @@ impl Link {
                     Some(i) => link.options.theme = [Theme::Auto, Theme::Light, Theme::Dark][i],
                     None => return bad_option(name, &value, "auto, light or dark"),
                 },
-                "autoplay" => link.options.autoplay = value == "1",
                 "sj" => match base64url_decode(&value).and_then(|bytes| String::from_utf8(bytes).ok()) {
                     Some(json) => payload = Some(Payload::Json(json)),
                     None => return invalid("The scenario in this link is damaged (sj= is not base64url JSON); was it cut short?".to_owned()),
@@ -280,6 +298,13 @@ impl Link {
                         }
                 }
             }
+        }
+        if let (Some(from), Some(to)) = (link.options.from_ms, link.options.to_ms)
+            && from > to
+        {
+            return invalid(format!(
+                "The link's stretch of the run ends before it starts (from={from}, to={to})."
+            ));
         }
         let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
         link.view = match (segments.as_slice(), payload) {

@@ -15,7 +15,30 @@ fn main() -> std::process::ExitCode {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use std::io::{BufRead, Read};
     use std::process::ExitCode;
+
+    /// `println!` that ends the command quietly when standard output has gone (a closed
+    /// pipe, as in `fence redis | head -1`), as any Unix tool does, instead of panicking.
+    macro_rules! out {
+        ($($arg:tt)*) => {{
+            use std::io::Write as _;
+            if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+                std::process::exit(0);
+            }
+        }};
+    }
+
+    /// `print!`, the same way.
+    macro_rules! out_raw {
+        ($($arg:tt)*) => {{
+            use std::io::Write as _;
+            let mut stdout = std::io::stdout().lock();
+            if write!(stdout, $($arg)*).and_then(|()| stdout.flush()).is_err() {
+                std::process::exit(0);
+            }
+        }};
+    }
 
     use clap::{Parser, Subcommand, ValueEnum};
     use fencing_playground::catalogue::{self, load};
@@ -77,12 +100,12 @@ mod cli {
         Search(SearchArgs),
         /// The risk explorer's Monte Carlo, as a table (the page's defaults, with fewer trials).
         Explore(ExploreArgs),
-        /// A Redis console on the model: lines from standard input, replies as
-        /// `redis-cli --no-raw` prints them (`ADVANCE <ms>` moves time).
+        /// A Redis console on the model: lines from standard input, each answered as it
+        /// comes, as `redis-cli --no-raw` prints replies (`ADVANCE <ms>` moves time)
         Redis,
-        /// A SQL console on the model: statements from standard input, output as
-        /// `psql -X -A -t -F '|' -v VERBOSITY=terse` prints it; a line starting with `B:` runs in
-        /// a second session.
+        /// A SQL console on the model: statements from standard input, each answered as it
+        /// ends, as `psql -X -A -t -F '|' -v VERBOSITY=terse` prints them; a line starting
+        /// with `B:` runs in a second session, and from then on each answer names its session
         Sql,
     }
 
@@ -214,7 +237,7 @@ mod cli {
         match command {
             Command::List => {
                 for scenario in catalogue::all() {
-                    println!("{:<34} {}", scenario.id, scenario.title);
+                    out!("{:<34} {}", scenario.id, scenario.title);
                 }
                 Ok(ExitCode::SUCCESS)
             }
@@ -239,12 +262,12 @@ mod cli {
                 if lessons.len() != catalogue::builtin::FILES.len() {
                     return Err("a built-in lesson does not parse (see `cargo test`)".to_owned());
                 }
-                println!("fence bake: {} lessons in {folder}", lessons.len());
+                out!("fence bake: {} lessons in {folder}", lessons.len());
                 Ok(ExitCode::SUCCESS)
             }
             Command::Check { file } => {
                 let scenario = read_scenario(&file)?;
-                println!("{file}: ok ({}, {} workers)", scenario.id, scenario.setup.workers.len());
+                out!("{file}: ok ({}, {} workers)", scenario.id, scenario.setup.workers.len());
                 Ok(ExitCode::SUCCESS)
             }
             Command::Run { scenario: source, seed, format } => {
@@ -262,8 +285,8 @@ mod cli {
                 }
                 let trace = sim::run(&scenario.setup);
                 match format {
-                    Format::Json => print!("{}", export::trace_json(&trace, &scenario.id)),
-                    Format::Text => print!("{}", sim::render::render(&trace)),
+                    Format::Json => out_raw!("{}", export::trace_json(&trace, &scenario.id)),
+                    Format::Text => out_raw!("{}", sim::render::render(&trace)),
                 }
                 Ok(ExitCode::SUCCESS)
             }
@@ -279,15 +302,15 @@ mod cli {
                 }
                 let mut problems = lesson_problems(&trace, &scenario);
                 for problem in &problems {
-                    println!("{problem}");
+                    out!("{problem}");
                 }
                 // The rules it teaches, each checked by the schedule search.
                 for rule in &scenario.rules {
                     match search::check_rule(&scenario, rule) {
-                        Ok(what) => println!("RULE ok     \"{}\": {what}", rule.says),
+                        Ok(what) => out!("RULE ok     \"{}\": {what}", rule.says),
                         Err(why) => {
                             let problem = format!("RULE WRONG  \"{}\": {why}", rule.says);
-                            println!("{problem}");
+                            out!("{problem}");
                             problems.push(problem);
                         }
                     }
@@ -297,17 +320,17 @@ mod cli {
                         continue;
                     }
                     if text.contains(&rule.backs) {
-                        println!("            backs \"{}\"", rule.backs);
+                        out!("            backs \"{}\"", rule.backs);
                     } else {
                         let problem = format!(
                             "RULE WRONG  backs \"{}\", which the summary and goal do not say",
                             rule.backs
                         );
-                        println!("{problem}");
+                        out!("{problem}");
                         problems.push(problem);
                     }
                 }
-                println!("{}: {} problems", scenario.id, problems.len());
+                out!("{}: {} problems", scenario.id, problems.len());
                 Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
             }
             Command::Quiz { .. } => {
@@ -315,24 +338,25 @@ mod cli {
                 let mut failed = 0;
                 for question in &bank.questions {
                     match quiz::verify(question) {
-                        Ok(()) => println!("ok      {} ({})", question.id, question.show.scenario),
+                        Ok(()) => out!("ok      {} ({})", question.id, question.show.scenario),
                         Err(why) => {
                             failed += 1;
-                            println!("FAILED  {}: {why}", question.id);
+                            out!("FAILED  {}: {why}", question.id);
                         }
                     }
                 }
-                println!("quiz: {} passed, {failed} failed", bank.questions.len() - failed);
+                out!("quiz: {} passed, {failed} failed", bank.questions.len() - failed);
                 Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
             }
             Command::Explore(args) => explore_table(args),
             Command::Search(args) => search_schedules(args),
             Command::Redis => {
                 let mut console = RedisConsole::new(0);
-                for line in stdin_lines()? {
+                let mut input = Input::stdin();
+                while let Some(line) = input.line()? {
                     let reply = console.run_line(&line);
                     if !line.trim().is_empty() {
-                        println!("{reply}");
+                        out!("{reply}");
                     }
                 }
                 Ok(ExitCode::SUCCESS)
@@ -399,15 +423,20 @@ mod cli {
                 run.add(result);
             }
         }
-        println!(
+        out!(
             "{:>8}  {:<9} {:>9} {:>12} {:>12} {:>12}",
-            "x_ms", "writes", "trials", "two_holders", "stale_write", "wasted_ms"
+            "x_ms",
+            "writes",
+            "trials",
+            "two_holders",
+            "stale_write",
+            "wasted_ms"
         );
         for p in run.points() {
             let t = &p.tally;
             let pct = |c| format!("{}%", explore::percent(c, t.trials, 4));
             let fencing = if p.fencing == explore::Fencing::On { "fenced" } else { "unfenced" };
-            println!(
+            out!(
                 "{:>8}  {:<9} {:>9} {:>12} {:>12} {:>12}",
                 p.x,
                 fencing,
@@ -482,10 +511,10 @@ mod cli {
                     "capped": report.capped,
                     "scenario": scenario,
                 });
-                println!("{}", serde_json::to_string_pretty(&record).unwrap_or_default());
+                out!("{}", serde_json::to_string_pretty(&record).unwrap_or_default());
             }
             Format::Text => match &report.found {
-                None => println!(
+                None => out!(
                     "{}: no counterexample in {} schedules ({}{})",
                     lesson.id,
                     report.schedules,
@@ -493,7 +522,7 @@ mod cli {
                     if report.capped { "; a level was cut to its smallest changes" } else { "" }
                 ),
                 Some(found) => {
-                    println!(
+                    out!(
                         "{}: {} broken after {} schedules ({})",
                         lesson.id,
                         found.property.name(),
@@ -501,16 +530,16 @@ mod cli {
                         report.bounds
                     );
                     if changes.is_empty() {
-                        println!("  the lesson's own schedule");
+                        out!("  the lesson's own schedule");
                     }
                     for change in &changes {
-                        println!("  {change}");
+                        out!("  {change}");
                     }
-                    println!("  {}", broken.unwrap_or_default());
+                    out!("  {}", broken.unwrap_or_default());
                     if let Some(path) = &args.out {
-                        println!("  replay it: fence run {path}");
+                        out!("  replay it: fence run {path}");
                     } else {
-                        println!("  write it with --out FILE, then: fence run FILE");
+                        out!("  write it with --out FILE, then: fence run FILE");
                     }
                 }
             },
@@ -560,16 +589,21 @@ mod cli {
     }
 
     fn sql_console() -> Result<ExitCode, String> {
-        let lines = stdin_lines()?;
-        // Output says which session answered as soon as any line runs in B (`B:` or `b:`, as
-        // `split_session` reads them).
-        let prefixed = lines.iter().any(|l| sql::split_session(l).0 == sql::Session::B);
+        // Answers say which session gave them once a line has named one (`A:`, `B:`, or
+        // `b:`, as `split_session` reads them): the answers before came from A alone.
+        let mut prefixed = false;
         let mut console = SqlConsole::new();
         // Like psql, a statement may span lines; it ends at a line ending with `;`.
         let mut pending: Option<(sql::Session, String)> = None;
-        for line in lines {
+        let mut input = Input::stdin();
+        while let Some(line) = input.line()? {
+            let named = sql::split_session(&line).1.len() != line.len();
+            prefixed |= pending.is_none() && named;
             let (session, text) = match pending.take() {
                 Some((session, mut text)) => {
+                    if text.len() + line.len() > Input::LINE_MAX {
+                        return Err(too_long());
+                    }
                     text.push('\n');
                     text.push_str(&line);
                     (session, text)
@@ -583,34 +617,76 @@ mod cli {
                 continue;
             }
             if text.trim_end().ends_with(';') {
-                print!("{}", sql::render(&console.run(session, &text), prefixed));
+                out_raw!("{}", sql::render(&console.run(session, &text), prefixed));
             } else {
                 pending = Some((session, text));
             }
         }
         if let Some((session, text)) = pending {
-            print!("{}", sql::render(&console.run(session, &text), prefixed));
+            out_raw!("{}", sql::render(&console.run(session, &text), prefixed));
         }
         Ok(ExitCode::SUCCESS)
     }
 
-    fn stdin_lines() -> Result<Vec<String>, String> {
-        std::io::stdin()
-            .lines()
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("cannot read standard input: {e}"))
+    /// Standard input, a line at a time (each answered before the next is read), none
+    /// longer than `LINE_MAX`: `/dev/zero` or a runaway pipe gets an error, not an abort.
+    struct Input {
+        reader: std::io::StdinLock<'static>,
+    }
+
+    impl Input {
+        /// The longest line (or statement spread over lines) a console takes: 1 MiB.
+        const LINE_MAX: usize = 1 << 20;
+
+        fn stdin() -> Input {
+            Input { reader: std::io::stdin().lock() }
+        }
+
+        /// The next line without its line ending, or `None` at the end of the input.
+        fn line(&mut self) -> Result<Option<String>, String> {
+            let mut bytes = Vec::new();
+            let limit = Input::LINE_MAX as u64 + 1;
+            (&mut self.reader)
+                .take(limit)
+                .read_until(b'\n', &mut bytes)
+                .map_err(|e| format!("cannot read standard input: {e}"))?;
+            if bytes.is_empty() {
+                return Ok(None);
+            }
+            if bytes.last() == Some(&b'\n') {
+                bytes.pop();
+                if bytes.last() == Some(&b'\r') {
+                    bytes.pop();
+                }
+            } else if bytes.len() > Input::LINE_MAX {
+                return Err(too_long());
+            }
+            String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| "cannot read standard input: a line is not UTF-8 text".to_owned())
+        }
+    }
+
+    fn too_long() -> String {
+        format!("a line of standard input is longer than {} bytes", Input::LINE_MAX)
     }
 
     fn read_scenario(path: &str) -> Result<sim::Scenario, String> {
-        let metadata = std::fs::metadata(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        if metadata.len() > load::BYTES_MAX as u64 {
+        // Read at most one byte past the limit: a size from the file's metadata can lie
+        // (`/dev/zero` says 0 and never ends).
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let mut bytes = Vec::new();
+        file.take(load::BYTES_MAX as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read {path}: {e}"))?;
+        if bytes.len() > load::BYTES_MAX {
             return Err(format!(
-                "{path}: the file is {} bytes; a scenario may have at most {}",
-                metadata.len(),
+                "{path}: the file is over {} bytes, the most a scenario may have",
                 load::BYTES_MAX
             ));
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| format!("{path}: the file is not UTF-8 text"))?;
         load::parse_scenario(&text).map_err(|e| format!("{path}: {e}"))
     }
 
@@ -656,7 +732,7 @@ mod cli {
             false => scenario.claims.clone(),
         };
         let claims = catalogue::codec::facts_text(&claims);
-        println!(
+        out!(
             "{{\"claims\":{claims},\"narration\":[{}],\"prompts\":[{}]}}",
             narration.join(","),
             prompts.join(",")

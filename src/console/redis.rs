@@ -36,18 +36,30 @@ impl RedisConsole {
     pub fn exec(&mut self, args: &[String]) -> Reply {
         let Some(name) = args.first() else { return Reply::error("ERR empty command") };
         match name.to_ascii_lowercase().as_str() {
-            "advance" => match args.get(1).and_then(|ms| parse_redis_int(ms)).filter(|ms| *ms >= 0)
-            {
-                Some(ms) if args.len() == 2 => {
+            "advance" => match args.get(1).map(|ms| (ms, parse_redis_int(ms))) {
+                Some((_, Some(ms))) if args.len() == 2 && ms >= 0 => {
                     self.now_ms = self.now_ms.saturating_add(ms);
                     Reply::Ok
                 }
+                // Each refusal says which rule the argument broke.
+                Some((_, Some(_))) if args.len() == 2 => {
+                    Reply::error("ERR ADVANCE cannot move the clock back (a console-only command)")
+                }
+                Some((text, None))
+                    if args.len() == 2
+                        && !text.is_empty()
+                        && text.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) =>
+                {
+                    Reply::error(format!(
+                        "ERR ADVANCE takes at most {} milliseconds (a console-only command)",
+                        i64::MAX
+                    ))
+                }
                 _ => Reply::error(
-                    "ERR ADVANCE takes one non-negative number of milliseconds (a console-only command)",
+                    "ERR ADVANCE takes one number of milliseconds (a console-only command)",
                 ),
             },
             "eval" | "evalsha" => self.eval(args),
-            "wait" => Reply::Int(0),
             "help" => Reply::Bulk(HELP.to_owned()),
             // PING answers the status PONG (the model's replies have no status but OK, so
             // it is a string here and `run_line` prints it bare), or echoes its argument.
@@ -307,7 +319,29 @@ mod tests {
              (integer) 60000
              (error) ERR this model runs only the playground's three scripts (<acquire>, <release>, <renew>), not arbitrary Lua
              (error) ERR Number of keys can't be greater than number of args
-             (error) ERR ADVANCE takes one non-negative number of milliseconds (a console-only command)",
+             (error) ERR ADVANCE takes one number of milliseconds (a console-only command)",
+        );
+    }
+
+    /// Issue 29, items 9 and 12: a refusal names the rule the input broke, and WAIT checks
+    /// its arguments as Redis does before answering 0 (no replica here).
+    #[test]
+    fn advance_and_wait_refuse_with_the_right_reason() {
+        check(
+            "ADVANCE 18446744073709551615
+             ADVANCE -1
+             ADVANCE x
+             ADVANCE 1 2
+             WAIT x y
+             WAIT 1 -1
+             WAIT 0 0",
+            "(error) ERR ADVANCE takes at most 9223372036854775807 milliseconds (a console-only command)
+             (error) ERR ADVANCE cannot move the clock back (a console-only command)
+             (error) ERR ADVANCE takes one number of milliseconds (a console-only command)
+             (error) ERR ADVANCE takes one number of milliseconds (a console-only command)
+             (error) ERR value is not an integer or out of range
+             (error) ERR timeout is negative
+             (integer) 0",
         );
     }
 

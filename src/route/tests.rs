@@ -57,6 +57,13 @@ fn bad_links_get_a_message_not_a_panic() {
         ("#/s/x?from=soon", "milliseconds"),
         ("#/s/x?controls=mini", "full, compact or none"),
         ("#/s/x?theme=blue", "auto, light or dark"),
+        // Issue 29, item 9: these were taken without a word, or refused for the wrong reason.
+        ("#/s/x?autoplay=yes", "autoplay=yes is not 1 or 0"),
+        ("#/s/x?embed=2", "embed=2 is not 1 or 0"),
+        ("#/s/x?reveal=true", "reveal=true is not 1 or 0"),
+        ("#/s/x?lang=%3Cb%3E", "lang=<b> is not en, id or vi"),
+        ("#/s/x?from=100000&to=5", "ends before it starts (from=100000, to=5)"),
+        ("#/s/x?v=99999999999", "newer version of the playground (link format v99999999999"),
     ] {
         match view(hash) {
             View::Invalid { message } => assert!(message.contains(needle), "{hash}: {message}"),

@@ -126,7 +126,8 @@ fn a_lower_case_session_prefix_is_a_session_too() {
         "CREATE TABLE t (id integer);\nb: INSERT INTO t VALUES (1);\nSELECT id FROM t;\n",
     );
     assert!(output.status.success(), "{}", stderr(&output));
-    assert_eq!(stdout(&output), "A: CREATE TABLE\nB: INSERT 0 1\nA: 1\n");
+    // Answered line by line: the first came before any line named a session.
+    assert_eq!(stdout(&output), "CREATE TABLE\nB: INSERT 0 1\nA: 1\n");
 }
 
 #[test]
@@ -140,7 +141,7 @@ fn sql_console_runs_two_sessions_and_multi_line_statements() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(
         stdout(&output),
-        "A: CREATE TABLE\nA: INSERT 0 1\nA: BEGIN\nA: UPDATE 1\nB: (waiting for a row lock held by session A)\nA: COMMIT\nB: B resumed after A's COMMIT: re-checked last_fence 35 < 34 → false → UPDATE 0\nB: UPDATE 0\nB: 42|35\n\
+        "CREATE TABLE\nINSERT 0 1\nA: BEGIN\nA: UPDATE 1\nB: (waiting for a row lock held by session A)\nA: COMMIT\nB: B resumed after A's COMMIT: re-checked last_fence 35 < 34 → false → UPDATE 0\nB: UPDATE 0\nB: 42|35\n\
          B: ERROR:  DROP is not supported here; this console runs CREATE TABLE, INSERT, SELECT, UPDATE, BEGIN, COMMIT and ROLLBACK\n"
     );
 }
@@ -281,4 +282,93 @@ fn lesson_reports_the_rules_it_teaches_and_fails_on_a_wrong_one() {
         "{}",
         stdout(&wrong)
     );
+}
+
+/// Issue 29, item 10: the size a file's metadata gives can lie (`/dev/zero` says 0 and
+/// never ends); the reader stops one byte past the limit.
+#[test]
+fn check_refuses_an_endless_file_instead_of_reading_it_all() {
+    let output = fence(&["check", "/dev/zero"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("is over 262144 bytes"), "{}", stderr(&output));
+}
+
+/// Issue 29, item 10: a line without an end (here `/dev/zero`) is refused with a message and
+/// exit 2, not read until memory runs out (exit 134).
+#[test]
+fn a_console_refuses_an_endless_line() {
+    for console in ["redis", "sql"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_fence"))
+            .arg(console)
+            .stdin(std::fs::File::open("/dev/zero").expect("/dev/zero"))
+            .output()
+            .expect("fence runs");
+        assert_eq!(output.status.code(), Some(2), "{console}: {}", stderr(&output));
+        assert!(stderr(&output).contains("longer than 1048576 bytes"), "{}", stderr(&output));
+    }
+}
+
+/// Issue 29, item 10: each line is answered before the next is read, so a person at a
+/// terminal (or a program holding the pipe open) gets its reply at once.
+#[test]
+fn a_console_answers_each_line_as_it_comes() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    for (console, line, reply) in
+        [("redis", "PING\n", "PONG"), ("sql", "SELECT 1 FROM t;\n", "ERROR")]
+    {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fence"))
+            .arg(console)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("fence runs");
+        let mut stdin = child.stdin.take().expect("piped");
+        stdin.write_all(line.as_bytes()).expect("write");
+        stdin.flush().expect("flush");
+        // stdin stays open: the answer must come without the end of the input.
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut first = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut first);
+            let _ = tx.send(first);
+        });
+        let first = rx.recv_timeout(std::time::Duration::from_secs(20));
+        drop(stdin);
+        let _ = child.wait();
+        let first = first.expect("an answer before the input ended");
+        assert!(first.contains(reply), "{console}: {first}");
+    }
+}
+
+/// Issue 29, item 11: `yes PING | fence redis | head -1` ends quietly when `head` has gone,
+/// as a Unix tool does, instead of panicking on the broken pipe.
+#[test]
+fn a_closed_output_pipe_ends_the_console_quietly() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fence"))
+        .arg("redis")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fence runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    let writer = std::thread::spawn(move || {
+        for _ in 0..200_000 {
+            if stdin.write_all(b"PING\n").is_err() {
+                break;
+            }
+        }
+    });
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("a line");
+    assert_eq!(first, "PONG\n");
+    // The reader is dropped here, as `head -1` exits.
+    let output = child.wait_with_output().expect("fence finishes");
+    let _ = writer.join();
+    assert!(output.status.success(), "{:?}", output.status);
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
 }
