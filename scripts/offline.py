@@ -27,6 +27,9 @@ def main() -> int:
     with open(os.path.join(DIST, "scenario-format.html"), "w", encoding="utf-8") as f:
         f.write('<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
                 '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                # Nothing runs on it: no script at all, styles only in attributes.
+                '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+                "img-src 'self'; style-src-attr 'unsafe-inline'; base-uri 'none'; form-action 'none'\">"
                 '<link rel="icon" href="icon.svg">'
                 "<title>Fencing Token Playground: the scenario format</title></head>\n"
                 '<body style="margin:1rem auto;max-width:56rem;padding:0 1rem">'

@@ -265,6 +265,14 @@ impl Link {
                     Some(_) => link.options.steps = crate::embed::Steps::Milestones,
                     None => return bad_option(name, &value, "each or milestones"),
                 },
+                // An agent is a name and an address or account: 2 KiB is far more than one
+                // needs, and the actor is repeated in every statement sent.
+                "actor" if value.len() > ACTOR_MAX => {
+                    return invalid(format!(
+                        "The link's actor= is {} bytes long; an xAPI agent may have at most {ACTOR_MAX} here.",
+                        value.len()
+                    ));
+                }
                 "actor" => match actor(&value) {
                     Some(actor) => link.options.actor = Some(actor),
                     None => return bad_option(name, &value, "an xAPI agent (JSON with mbox, account, openid or mbox_sha1sum)"),
@@ -422,6 +430,9 @@ impl Link {
         text
     }
 }
+
+/// The longest `actor=` a link may carry, in bytes.
+const ACTOR_MAX: usize = 2048;
 
 fn bad_option(name: &str, value: &str, expected: &str) -> Link {
     Link::to(View::Invalid { message: format!("The link's {name}={value} is not {expected}.") })

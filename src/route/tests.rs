@@ -64,6 +64,8 @@ fn bad_links_get_a_message_not_a_panic() {
         ("#/s/x?lang=%3Cb%3E", "lang=<b> is not en, id or vi"),
         ("#/s/x?from=100000&to=5", "ends before it starts (from=100000, to=5)"),
         ("#/s/x?v=99999999999", "newer version of the playground (link format v99999999999"),
+        // Item 12: an actor of 300 KB was taken and repeated in every statement.
+        (&format!("#/s/x?actor={}", "a".repeat(300_000)), "an xAPI agent may have at most 2048"),
     ] {
         match view(hash) {
             View::Invalid { message } => assert!(message.contains(needle), "{hash}: {message}"),

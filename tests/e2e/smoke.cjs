@@ -110,7 +110,9 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     // The format's documentation the sandbox links to is on the site.
     const formatHref = await page.locator('[data-testid=sandbox-format]').evaluate((a) => a.href);
     const formatDoc = await page.request.get(formatHref);
-    if (formatDoc.status() !== 200 || !(await formatDoc.text()).includes('scenario format')) problems.push(`the format documentation at ${formatHref} did not load`);
+    const formatText = await formatDoc.text();
+    if (formatDoc.status() !== 200 || !formatText.includes('scenario format')) problems.push(`the format documentation at ${formatHref} did not load`);
+    if (!formatText.includes('Content-Security-Policy" content="default-src \'none\'')) problems.push('the format documentation has no Content-Security-Policy');
     await page.fill('[data-testid=redis-input]', 'INCR fence');
     await page.press('[data-testid=redis-input]', 'Enter');
     await page.locator('[data-testid=redis-log]').filter({ hasText: '(integer) 1' }).waitFor({ timeout: 5000 });

@@ -531,8 +531,15 @@ fn ScenarioEditor() -> Html {
                     dispatch.dispatch(Msg::Say(Status::Imported(why)));
                     return;
                 }
-                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-                let text = text.ok().and_then(|t| t.as_string()).unwrap_or_default();
+                // Bytes, not `file.text()`: that would turn a file that is not UTF-8 into
+                // replacement characters without a word.
+                let bytes = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await;
+                let bytes = bytes.map(|b| js_sys::Uint8Array::new(&b).to_vec()).unwrap_or_default();
+                let Ok(text) = String::from_utf8(bytes) else {
+                    let why = m.labf("sandbox.import_not_text", &[("file", &name)]);
+                    dispatch.dispatch(Msg::Say(Status::Imported(why)));
+                    return;
+                };
                 match Import::of(&text) {
                     Import::Scenario(text) => dispatch.dispatch(Msg::New {
                         name: name
