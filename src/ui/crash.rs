@@ -9,9 +9,8 @@ use wasm_bindgen::JsCast;
 
 use crate::progress::STORAGE_KEY;
 
-/// Installs the hook and builds the hidden panel (once, from `start`).
+/// Installs the hook (once, from `start`, before mounting).
 pub(crate) fn install_hook() {
-    panel();
     std::panic::set_hook(Box::new(|info| {
         let message = info.to_string();
         web_sys::console::error_1(&message.as_str().into());
@@ -38,6 +37,12 @@ pub(crate) fn handle_reset_request() {
             Some(&format!("{path}{hash}")),
         );
     }
+}
+
+/// Builds the panel, hidden, for the inline script's trap listener (once, from `start`,
+/// after mounting: yew empties `<body>` when it mounts the app there).
+pub(crate) fn prepare_panel() {
+    panel();
 }
 
 /// Shows the panel at the top of the page with the error's details. Public to the crate so

@@ -35,6 +35,7 @@ pub fn start() {
     crash::install_hook();
     crash::handle_reset_request();
     yew::Renderer::<App<MainPages>>::new().render();
+    crash::prepare_panel();
 }
 
 /// `lab.html`'s entry: the same, mounting the lab's app.
@@ -42,6 +43,7 @@ pub fn start_lab() {
     crash::install_hook();
     crash::handle_reset_request();
     yew::Renderer::<App<LabPages>>::new().render();
+    crash::prepare_panel();
 }
 
 /// `explore.html`'s entry: the same, mounting the explorer's app.
@@ -49,6 +51,7 @@ pub fn start_explore() {
     crash::install_hook();
     crash::handle_reset_request();
     yew::Renderer::<App<ExplorePages>>::new().render();
+    crash::prepare_panel();
 }
 
 /// `course.html`'s entry (a SCO of a course package): the same, after opening the SCORM
@@ -58,6 +61,7 @@ pub fn start_course() {
     crash::handle_reset_request();
     course::start();
     yew::Renderer::<App<CoursePages>>::new().render();
+    crash::prepare_panel();
 }
 
 /// For the browser tests: shows the panel a panic would show, without panicking.

@@ -95,8 +95,13 @@ fn html_attr(text: &str) -> String {
     text.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
-/// Runs bytes through `new (De)CompressionStream('deflate-raw')`.
-async fn transform(bytes: &[u8], constructor: &str) -> Result<Vec<u8>, String> {
+/// Runs bytes through `new (De)CompressionStream('deflate-raw')`, a kilobyte of input at a
+/// time, reading the output as it comes and giving up once it passes `limit` bytes. A few
+/// hundred kilobytes of a link can inflate to hundreds of megabytes; a stream makes output
+/// only when it is read, so fed small slices it never makes more than about a megabyte
+/// (deflate's ratio is at most about 1,000:1) past the limit. Given up, the streams are
+/// left unread and unreferenced for the collector: no more output is made.
+async fn transform(bytes: &[u8], constructor: &str, limit: usize) -> Result<Vec<u8>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let ctor: js_sys::Function = js_sys::Reflect::get(&window, &JsValue::from_str(constructor))
         .ok()
@@ -105,42 +110,75 @@ async fn transform(bytes: &[u8], constructor: &str) -> Result<Vec<u8>, String> {
     let stream =
         js_sys::Reflect::construct(&ctor, &js_sys::Array::of1(&JsValue::from_str("deflate-raw")))
             .map_err(|_| "cannot create the stream")?;
-    let readable: web_sys::ReadableStream =
-        js_sys::Reflect::get(&stream, &JsValue::from_str("readable"))
+    let side = |name: &str| js_sys::Reflect::get(&stream, &JsValue::from_str(name)).ok();
+    let (Some(readable), Some(writable)) = (side("readable"), side("writable")) else {
+        return Err("cannot create the stream".to_owned());
+    };
+    // `object.name(args...)`, a promise.
+    let call =
+        |object: &JsValue, name: &str, args: &js_sys::Array| -> Result<js_sys::Promise, String> {
+            let method: js_sys::Function = js_sys::Reflect::get(object, &JsValue::from_str(name))
+                .ok()
+                .and_then(|m| m.dyn_into().ok())
+                .ok_or("cannot use the stream")?;
+            method
+                .apply(object, args)
+                .ok()
+                .and_then(|p| p.dyn_into().ok())
+                .ok_or_else(|| "cannot use the stream".to_owned())
+        };
+    let get = |object: &JsValue, name: &str| -> Result<JsValue, String> {
+        let method: js_sys::Function = js_sys::Reflect::get(object, &JsValue::from_str(name))
             .ok()
-            .and_then(|r| r.dyn_into().ok())
-            .ok_or("no readable side")?;
-    let writable: web_sys::WritableStream =
-        js_sys::Reflect::get(&stream, &JsValue::from_str("writable"))
-            .ok()
-            .and_then(|w| w.dyn_into().ok())
-            .ok_or("no writable side")?;
-    let array = js_sys::Uint8Array::from(bytes);
-    let parts = js_sys::Array::of1(&array);
-    let blob =
-        web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(|_| "cannot make a blob")?;
-    let pair = web_sys::ReadableWritablePair::new(&readable, &writable);
-    let output = blob.stream().pipe_through(&pair);
-    let response = web_sys::Response::new_with_opt_readable_stream(Some(&output))
-        .map_err(|_| "cannot read the stream")?;
-    let buffer = wasm_bindgen_futures::JsFuture::from(
-        response.array_buffer().map_err(|_| "cannot read the stream")?,
-    )
-    .await
-    .map_err(|_| "the compressed data is damaged".to_owned())?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+            .and_then(|m| m.dyn_into().ok())
+            .ok_or("cannot use the stream")?;
+        method.call0(object).map_err(|_| "cannot use the stream".to_owned())
+    };
+    let writer = get(&writable, "getWriter")?;
+    let reader = get(&readable, "getReader")?;
+    // Queued at once; the stream takes each slice only when its output is read. A write
+    // fails when the data is damaged, which the reads report: its own rejection is caught
+    // here so that it is not an unhandled one.
+    let ignore =
+        wasm_bindgen::closure::Closure::<dyn FnMut(JsValue)>::new(|_: JsValue| {}).into_js_value();
+    let caught = |promise: js_sys::Promise| {
+        call(&promise, "catch", &js_sys::Array::of1(&ignore)).map(|_handled| ())
+    };
+    for slice in bytes.chunks(1024) {
+        caught(call(&writer, "write", &js_sys::Array::of1(&js_sys::Uint8Array::from(slice)))?)?;
+    }
+    caught(call(&writer, "close", &js_sys::Array::new())?)?;
+    let mut out = Vec::new();
+    loop {
+        let chunk =
+            wasm_bindgen_futures::JsFuture::from(call(&reader, "read", &js_sys::Array::new())?)
+                .await
+                .map_err(|_| "the compressed data is damaged".to_owned())?;
+        let field = |name: &str| js_sys::Reflect::get(&chunk, &JsValue::from_str(name)).ok();
+        if field("done").and_then(|d| d.as_bool()).unwrap_or(true) {
+            return Ok(out);
+        }
+        if let Some(value) = field("value").and_then(|v| v.dyn_into::<js_sys::Uint8Array>().ok()) {
+            out.extend(value.to_vec());
+        }
+        if out.len() > limit {
+            return Err(TOO_LARGE.to_owned());
+        }
+    }
 }
+
+/// What a compressed payload that inflates past its limit gets.
+const TOO_LARGE: &str = "the scenario in this link is too large";
 
 pub(crate) async fn deflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    transform(bytes, "CompressionStream").await
+    // Deflate never makes a scenario (at most BYTES_MAX) much larger.
+    transform(bytes, "CompressionStream", 2 * crate::catalogue::load::BYTES_MAX).await
 }
 
-/// Inflates a custom scenario from a link into its JSON text.
+/// Inflates a custom scenario from a link into its JSON text, stopping past the loader's
+/// limit.
 pub(crate) async fn inflate(bytes: &[u8]) -> Result<String, String> {
-    let out = transform(bytes, "DecompressionStream").await?;
-    if out.len() > crate::catalogue::load::BYTES_MAX {
-        return Err("the scenario in this link is too large".to_owned());
-    }
+    let out = transform(bytes, "DecompressionStream", crate::catalogue::load::BYTES_MAX).await?;
     String::from_utf8(out).map_err(|_| "the scenario in this link is not text".to_owned())
 }
 

@@ -2,9 +2,11 @@
 //   seek: set the scrubber to a random time in the longest built-in scenario and wait
 //         until the page has rendered it (two animation frames); 200 samples.
 //   wasm: the lock hand-off workload inside the explorer's wasm (the run timed inside, as natively).
+//   bomb: a sz= link that inflates to 200 MB: when it is refused, and the memory it leaves.
 // Usage: node tests/e2e/bench.cjs <url> <scenario-id>
 'use strict';
 const { chromium } = require('playwright-core');
+const { openBomb, INFLATED_BYTES } = require('./bomb.cjs');
 
 const [url, scenario] = process.argv.slice(2);
 
@@ -15,7 +17,7 @@ function percentile(sorted, p) {
 (async () => {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--no-sandbox', '--enable-precise-memory-info', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   // The instructor view: the whole run drawn and no prompt stopping the seeks (the worst case).
@@ -71,6 +73,12 @@ function percentile(sorted, p) {
   });
   sync.sort((a, b) => a - b);
   console.log(`seek to rendered DOM and layout (${sync.length} samples): p50 ${percentile(sync, 50).toFixed(2)} ms, p95 ${percentile(sync, 95).toFixed(2)} ms, max ${sync[sync.length - 1].toFixed(2)} ms (target p95 < 16 ms)`);
+
+  // A link that would inflate to 200 MB: what opening it costs (issue 29's limit is 64 MB).
+  const bomb = await openBomb(browser, `${url}lab.html`);
+  const mb = (b) => (b / 1024 / 1024).toFixed(1);
+  console.log(`decompression bomb (${bomb.linkBytes} B of deflate-raw, ${mb(INFLATED_BYTES)} MB inflated): ` +
+    `refused in ${bomb.ms} ms, wasm memory ${mb(bomb.wasmBytes)} MB, JS heap ${mb(bomb.jsHeapBytes)} MB`);
 
   // The bench export lives in the explorer's bundle (explore.html), the one built for speed.
   await page.goto(`${url}explore.html#/explore`, { waitUntil: 'load' });

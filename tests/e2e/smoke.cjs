@@ -7,6 +7,7 @@
 // Usage: node tests/e2e/smoke.cjs <app-url> <screenshot.png> <host-url> <other-origin-host-url>
 'use strict';
 const { chromium } = require('playwright-core');
+const { openBomb } = require('./bomb.cjs');
 
 const [url, shot, hostUrl, otherHostUrl] = process.argv.slice(2);
 if (!url || !shot || !hostUrl || !otherHostUrl) {
@@ -19,7 +20,7 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
   const problems = [];
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: ['--no-sandbox', '--enable-precise-memory-info', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -228,6 +229,13 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     const trapText = await trapped.locator('[data-testid=crash-panel] pre').innerText().catch(() => '');
     if (!trapText.includes('memory access out of bounds')) problems.push(`the crash panel does not name the trap: ${trapText}`);
     await trapped.close();
+
+    // Issue 29, item 6: a link that inflates to 200 MB stops at the scenario limit instead.
+    const bomb = await openBomb(browser, url.replace(/index\.html$/, '') + 'lab.html');
+    if (!bomb.message.includes('too large')) problems.push(`the decompression bomb got: ${bomb.message}`);
+    const MB = 1024 * 1024;
+    if (bomb.wasmBytes < 0 || bomb.wasmBytes > 64 * MB) problems.push(`the decompression bomb left ${bomb.wasmBytes} B of wasm memory`);
+    if (bomb.jsHeapBytes < 0 || bomb.jsHeapBytes > 64 * MB) problems.push(`the decompression bomb left ${bomb.jsHeapBytes} B of JS heap`);
     console.log(`e2e: the narration was in view at ${checked} steps of ${ids.length} built-ins at 1280x800; phones fit`);
 
     console.log(`e2e: home shows ${cards} scenarios; player, the CSP on both pages, the sandbox on lab.html, not-found, language packs and the iframe protocol work; screenshot ${shot}`);
