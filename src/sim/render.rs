@@ -12,6 +12,14 @@ pub fn render(trace: &Trace) -> String {
         out.push_str(&line(trace, event));
         out.push('\n');
     }
+    if trace.truncated() {
+        let at_ms = trace.events().last().map_or(0, |e| e.at_ms);
+        out.push_str(&format!(
+            "# CUT SHORT at {} after {} events (the model's limit): nothing after that moment was simulated or checked\n",
+            crate::sim::check::secs(at_ms),
+            trace.len()
+        ));
+    }
     out
 }
 

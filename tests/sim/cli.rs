@@ -372,3 +372,27 @@ fn a_closed_output_pipe_ends_the_console_quietly() {
     assert!(output.status.success(), "{:?}", output.status);
     assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
 }
+
+/// Issue 29, item 4: a run stopped at the event limit says so, where, and that nothing
+/// after it was checked (it used to end like any other run).
+#[test]
+fn run_says_when_a_run_was_cut_short() {
+    // A watchdog renewing every millisecond for a day: 20,000 events in the first 20 s.
+    let file = temp_file(
+        "cut-short.json",
+        r#"{"format": 1, "id": "cut-short", "title": "Cut short", "chapter": "Test", "summary": "s", "goal": "g", "seed": 1, "until_ms": 86400000,
+ "redis": {"nodes": [{"name": "redis"}], "lock_key": "lock:order:42", "fence_key": "fence:order:42"},
+ "sql": {"order_id": 42, "amount": 100, "guard": "lt"},
+ "workers": [{"name": "A", "start_ms": 0, "program": [{"do": "acquire", "ttl_ms": 30000}, {"do": "watchdog", "interval_ms": 1}, {"do": "compute", "ms": 86000000}, {"do": "write", "status": "paid"}, {"do": "release"}]}],
+ "faults": []}"#,
+    );
+    let output = fence(&["run", &file]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let last = stdout(&output).lines().last().unwrap_or_default().to_owned();
+    assert_eq!(
+        last,
+        "# CUT SHORT at 19.999 s after 20000 events (the model's limit): nothing after that moment was simulated or checked"
+    );
+    let whole = fence(&["run", "gc-pause-fenced"]);
+    assert!(!stdout(&whole).contains("CUT SHORT"));
+}

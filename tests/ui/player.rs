@@ -178,3 +178,32 @@ async fn a_what_if_run_does_not_borrow_the_lessons_narration() {
     let verdict = text(&find(&root, "verdict").expect("verdict"));
     assert!(!verdict.contains("VIOLATED"), "the verdict is the run's: {verdict}");
 }
+
+/// Issue 29, item 4: a run stopped at the model's event limit used to read "no safety
+/// violation" with nothing to say it was cut short.
+#[wasm_bindgen_test]
+async fn a_run_cut_short_says_where_and_that_nothing_after_was_checked() {
+    use fencing_playground::route::{Link, Payload, View};
+    // A watchdog renewing every millisecond for a day: 20,000 events in the first 20 s.
+    let json = r#"{"format": 1, "id": "cut-short", "title": "Cut short", "chapter": "Test", "summary": "s", "goal": "g", "seed": 1, "until_ms": 86400000,
+ "redis": {"nodes": [{"name": "redis"}], "lock_key": "lock:order:42", "fence_key": "fence:order:42"},
+ "sql": {"order_id": 42, "amount": 100, "guard": "lt"},
+ "workers": [{"name": "A", "start_ms": 0, "program": [{"do": "acquire", "ttl_ms": 30000}, {"do": "watchdog", "interval_ms": 1}, {"do": "compute", "ms": 86000000}, {"do": "write", "status": "paid"}, {"do": "release"}]}],
+ "faults": []}"#;
+    let hash = Link::to(View::Custom { payload: Payload::Json(json.to_owned()) }).to_hash();
+    let root = mount_at(&hash).await;
+    let mut verdict = None;
+    for _ in 0..100 {
+        verdict = find(&root, "verdict");
+        if verdict.is_some() {
+            break;
+        }
+        settle().await;
+    }
+    let verdict = verdict.expect("a verdict");
+    let said = text(&verdict);
+    assert!(said.contains("CUT SHORT at 19.999 s, after 20000 events"), "{said}");
+    assert!(said.contains("nothing after that moment was simulated or checked"), "{said}");
+    assert!(said.contains("no safety violation up to 19.999 s"), "{said}");
+    assert!(!said.contains('✓'), "a run cut short gets no tick: {said}");
+}

@@ -308,7 +308,8 @@ pub(crate) fn Verdict(props: &VerdictProps) -> Html {
     // A violation breaks safety; a liveness warning or a worker that gave up is a bad end
     // too (nothing done, or done late), so neither gets the tick.
     let summary = props.trace.summary();
-    let gave_up = crate::verdict::gave_up(&props.trace) > 0;
+    // A run cut short at the event limit was not checked to its end: never a tick.
+    let gave_up = crate::verdict::gave_up(&props.trace) > 0 || props.trace.truncated();
     let (class, mark) =
         match (summary.violations.is_empty(), summary.warnings.is_empty() && !gave_up) {
             (false, _) => ("verdict bad", "⚠ "),
@@ -330,8 +331,18 @@ pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace)
     let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
     let rejected = summary.writes.len() - accepted;
     let mut parts = Vec::new();
+    // Where a run cut short at the model's event limit stopped: nothing after it was run.
+    let cut_at = trace
+        .truncated()
+        .then(|| crate::sim::check::secs(trace.events().last().map_or(0, |e| e.at_ms)));
+    if let Some(t) = &cut_at {
+        parts.push(m.tf("verdict.truncated", &[("t", t), ("n", &trace.len().to_string())]));
+    }
     if summary.violations.is_empty() {
-        parts.push(m.t("verdict.ok"));
+        parts.push(match &cut_at {
+            Some(t) => m.tf("verdict.ok_until", &[("t", t)]),
+            None => m.t("verdict.ok"),
+        });
     } else {
         // Plain words first, the property's name after them for those who want it.
         let sentences: Vec<String> = crate::verdict::plain(trace)
