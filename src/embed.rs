@@ -54,6 +54,12 @@ pub enum Outbound {
     Progress {
         data: String,
     },
+    /// A command that cannot be carried out; the view stays as it was and keeps listening.
+    /// `reason` is `unknown-scenario` (a `load-scenario` naming no built-in) for now.
+    Error {
+        reason: &'static str,
+        id: String,
+    },
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -124,6 +130,7 @@ impl Outbound {
             }
             Outbound::Completed { scenario } => Body::Completed { scenario },
             Outbound::Progress { data } => Body::Progress { data },
+            Outbound::Error { reason, id } => Body::Error { reason, id },
         };
         text(&Message { protocol: PROTOCOL, version: VERSION, body, frame })
     }
@@ -171,6 +178,10 @@ enum Body<'a> {
     },
     Progress {
         data: &'a str,
+    },
+    Error {
+        reason: &'static str,
+        id: &'a str,
     },
 }
 
@@ -390,6 +401,16 @@ mod tests {
         Answered, Form, H5p, Inbound, Outbound, ReadyView, Sizer, To, origin_allowed, parse_h5p,
         parse_inbound,
     };
+
+    /// Issue 29, item 8: an unknown `load-scenario` id is answered, as the README says.
+    #[test]
+    fn a_command_that_cannot_be_carried_out_is_answered_with_an_error() {
+        let error = Outbound::Error { reason: "unknown-scenario", id: "no-such-lesson".into() };
+        assert_eq!(
+            error.to_json(Some("f1")),
+            r#"{"protocol":"fencing-playground","version":1,"type":"error","reason":"unknown-scenario","id":"no-such-lesson","frame":"f1"}"#
+        );
+    }
 
     #[test]
     fn outbound_messages_carry_protocol_version_and_frame() {

@@ -118,6 +118,23 @@ pub(crate) fn deliver(message: Inbound) {
 
 /// Sends `message` to the parent window, once per allowed origin (the browser delivers it
 /// only if the parent really has that origin). Nothing is sent when not embedded.
+/// `load-scenario`: opens the built-in with the link's embed options, or, for an id that
+/// names none, tells the host (`error`, `unknown-scenario`) and stays where it is, still
+/// listening: an embed never strands itself on a page that ignores its host.
+pub(crate) fn load_scenario(id: crate::sim::scenario::ScenarioId) {
+    if !crate::catalogue::is_builtin(id.as_str()) {
+        return post(&Outbound::Error { reason: "unknown-scenario", id: id.to_string() });
+    }
+    let link = CHANNEL.with(|c| c.borrow().link.clone());
+    let next = Link {
+        view: crate::route::View::Scenario { id },
+        t_ms: None,
+        whatif: Default::default(),
+        ..link
+    };
+    crate::ui::nav::set_hash(&next.to_hash());
+}
+
 pub(crate) fn post(message: &Outbound) {
     if let Some(observer) = CHANNEL.with(|c| c.borrow().observer) {
         observer(message);

@@ -13,6 +13,12 @@ pub(crate) struct NotFoundProps {
 #[component]
 pub(crate) fn NotFound(props: &NotFoundProps) -> Html {
     let m = use_i18n();
+    // An embed opened on an unknown id still takes `load-scenario` from its host.
+    crate::ui::embed::use_host_messages(|message| {
+        if let crate::embed::Inbound::LoadScenario { id } = message {
+            crate::ui::embed::load_scenario(id);
+        }
+    });
     html! {
         <section class="not-found" data-testid="not-found">
             <h1>{ m.t("notfound.title") }</h1>

@@ -139,6 +139,23 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     await page.evaluate((msg) => document.getElementById('frame').contentWindow.postMessage(msg, '*'), seek(31500));
     const frame = page.frameLocator('#frame');
     await frame.locator('[data-testid=clock]').filter({ hasText: '31.500 s' }).waitFor({ timeout: 5000 });
+    // Issue 29, item 8: an unknown id gets an error message and the player stays, still
+    // listening; a known one then loads.
+    const load = (id) => JSON.stringify({ protocol: 'fencing-playground', version: 1, type: 'load-scenario', id });
+    await page.evaluate((msg) => document.getElementById('frame').contentWindow.postMessage(msg, '*'), load('no-such-lesson'));
+    await page.waitForFunction(() => window.received.some((m) => String(m.data).includes('"type":"error","reason":"unknown-scenario","id":"no-such-lesson"')), null, { timeout: 5000 })
+      .catch(() => problems.push('an unknown load-scenario id got no error message'));
+    if (await frame.locator('[data-testid=player][data-id=gc-pause-fenced]').count() !== 1) problems.push('an unknown load-scenario id left the player');
+    await page.evaluate((msg) => document.getElementById('frame').contentWindow.postMessage(msg, '*'), load('clock-jump'));
+    await frame.locator('[data-testid=player][data-id=clock-jump]').waitFor({ timeout: 10000 })
+      .catch(() => problems.push('after an unknown id, load-scenario no longer worked'));
+    // An embed opened on an unknown id still takes load-scenario.
+    await page.goto(`${hostUrl}?src=${encodeURIComponent(embedUrl.replace('gc-pause-fenced', 'no-such-lesson'))}`, { waitUntil: 'load' });
+    await page.frameLocator('#frame').locator('[data-testid=not-found]').waitFor({ timeout: 15000 });
+    await page.waitForTimeout(300);
+    await page.evaluate((msg) => document.getElementById('frame').contentWindow.postMessage(msg, '*'), load('clock-jump'));
+    await page.frameLocator('#frame').locator('[data-testid=player][data-id=clock-jump]').waitFor({ timeout: 10000 })
+      .catch(() => problems.push('an embed on "Not found" ignored load-scenario'));
 
     // A host on another origin receives nothing and cannot drive the player.
     await page.goto(`${otherHostUrl}?src=${encodeURIComponent(embedUrl)}`, { waitUntil: 'load' });

@@ -107,20 +107,11 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     // The host page: commands in, ready/step/completed out (only to listed origins).
     {
         let dispatch = dispatch.clone();
-        let link = props.link.clone();
         use_host_messages(move |message| match message {
             Inbound::Seek { t_ms } => dispatch.emit(Action::JumpTime(t_ms)),
             Inbound::Play => dispatch.emit(Action::Play),
             Inbound::Pause => dispatch.emit(Action::Pause),
-            Inbound::LoadScenario { id } => {
-                let next = Link {
-                    view: crate::route::View::Scenario { id },
-                    t_ms: None,
-                    whatif: Default::default(),
-                    ..link.clone()
-                };
-                crate::ui::nav::set_hash(&next.to_hash());
-            }
+            Inbound::LoadScenario { id } => crate::ui::embed::load_scenario(id),
             // Progress belongs to the quiz.
             Inbound::RestoreProgress { .. } => {}
         });
