@@ -312,7 +312,13 @@ pub struct Sizer {
     sent_height: Option<u32>,
     /// The parent answered `hello`: it runs H5P's resizer.
     h5p: bool,
+    /// When the last `hello` was answered: any parent may send one, so a flood gets at
+    /// most one answer per `HELLO_EVERY_MS`.
+    hello_answered_ms: Option<u64>,
 }
+
+/// The shortest time between two answers to H5P's `hello`, in ms.
+pub const HELLO_EVERY_MS: u64 = 1_000;
 
 impl Sizer {
     /// What an embed says when it starts: H5P's `hello` (the resizer's own `ready` only
@@ -352,10 +358,24 @@ impl Sizer {
     }
 
     /// The parent's H5P message, answered with the current measurements.
-    pub fn on_h5p(&mut self, message: H5p, scroll_height: u32, client_height: u32) -> Vec<Post> {
+    /// An H5P message from the parent at `now_ms` (any clock that does not go back).
+    pub fn on_h5p(
+        &mut self,
+        message: H5p,
+        scroll_height: u32,
+        client_height: u32,
+        now_ms: u64,
+    ) -> Vec<Post> {
         match message {
             H5p::Hello => {
                 self.h5p = true;
+                let recent = self
+                    .hello_answered_ms
+                    .is_some_and(|at| now_ms.saturating_sub(at) < HELLO_EVERY_MS);
+                if recent {
+                    return Vec::new();
+                }
+                self.hello_answered_ms = Some(now_ms);
                 vec![prepare_resize(scroll_height, client_height)]
             }
             H5p::Resize if self.h5p => vec![prepare_resize(scroll_height, client_height)],
@@ -410,6 +430,18 @@ mod tests {
             error.to_json(Some("f1")),
             r#"{"protocol":"fencing-playground","version":1,"type":"error","reason":"unknown-scenario","id":"no-such-lesson","frame":"f1"}"#
         );
+    }
+
+    /// Issue 29, item 7: any parent may say `hello`; a flood of them gets one answer a
+    /// second, not one each.
+    #[test]
+    fn a_flood_of_h5p_hellos_gets_one_answer_a_second() {
+        let mut sizer = Sizer::default();
+        let answers: usize =
+            (0..10_000).map(|i| sizer.on_h5p(H5p::Hello, 900, 640, 5_000 + i / 10).len()).sum();
+        // 10,000 hellos over 1 s (5.000 s to 5.999 s): the first is answered, then none.
+        assert_eq!(answers, 1);
+        assert_eq!(sizer.on_h5p(H5p::Hello, 900, 640, 6_000).len(), 1, "a second later, again");
     }
 
     #[test]
@@ -506,11 +538,11 @@ mod tests {
         assert!(sizer.on_height(900, 640, Some("a")).is_empty(), "same height, nothing sent");
         // An H5P parent answers hello; from then on every change starts its handshake.
         assert_eq!(
-            texts(sizer.on_h5p(H5p::Hello, 900, 640)),
+            texts(sizer.on_h5p(H5p::Hello, 900, 640, 5_000)),
             [(To::Any, Form::Object, r#"{"context":"h5p","action":"prepareResize","scrollHeight":900,"clientHeight":640}"#.to_owned())]
         );
         assert_eq!(
-            texts(sizer.on_h5p(H5p::ResizePrepared, 900, 900)),
+            texts(sizer.on_h5p(H5p::ResizePrepared, 900, 900, 5_000)),
             [(
                 To::Any,
                 Form::Object,

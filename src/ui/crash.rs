@@ -40,9 +40,14 @@ pub(crate) fn handle_reset_request() {
 }
 
 /// Builds the panel, hidden, for the inline script's trap listener (once, from `start`,
-/// after mounting: yew empties `<body>` when it mounts the app there).
+/// after mounting: yew empties `<body>` when it mounts the app there). It waits for the
+/// app's first render, so that it comes after the app, not before its skip link (which
+/// must be the page's first content for axe and for keyboard users).
 pub(crate) fn prepare_panel() {
-    panel();
+    gloo_timers::callback::Timeout::new(0, || {
+        panel();
+    })
+    .forget();
 }
 
 /// Shows the panel at the top of the page with the error's details. Public to the crate so
@@ -56,6 +61,11 @@ pub(crate) fn show_panel(message: &str) {
     }
     if let Ok(Some(details)) = panel.query_selector("pre") {
         details.set_text_content(Some(message));
+    }
+    // Shown at the top of the page (it waits, hidden, at the end: first, it would stand
+    // before the skip link).
+    if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+        let _ = body.insert_before(&panel, body.first_child().as_ref());
     }
     element.set_hidden(false);
     let _ = element.focus();
@@ -92,6 +102,6 @@ fn panel() -> Option<web_sys::Element> {
         let _ = link.set_attribute("data-testid", "crash-reset");
     }
     add("pre", "");
-    let _ = body.insert_before(&panel, body.first_child().as_ref());
+    let _ = body.append_child(&panel);
     Some(panel)
 }

@@ -32,6 +32,9 @@ struct Channel {
     /// A listener in this page for what the views report (the SCORM session of a course
     /// package), whether or not a host page hears it too.
     observer: Option<fn(&Outbound)>,
+    /// The latest `seek` not yet applied: a host that sends thousands at once gets the
+    /// last one applied once, on the next turn of the event loop, not a render for each.
+    pending_seek: Option<u64>,
 }
 
 thread_local! {
@@ -116,8 +119,6 @@ pub(crate) fn deliver(message: Inbound) {
     }
 }
 
-/// Sends `message` to the parent window, once per allowed origin (the browser delivers it
-/// only if the parent really has that origin). Nothing is sent when not embedded.
 /// `load-scenario`: opens the built-in with the link's embed options, or, for an id that
 /// names none, tells the host (`error`, `unknown-scenario`) and stays where it is, still
 /// listening: an embed never strands itself on a page that ignores its host.
@@ -135,6 +136,8 @@ pub(crate) fn load_scenario(id: crate::sim::scenario::ScenarioId) {
     crate::ui::nav::set_hash(&next.to_hash());
 }
 
+/// Sends `message` to the parent window, once per allowed origin (the browser delivers it
+/// only if the parent really has that origin). Nothing is sent when not embedded.
 pub(crate) fn post(message: &Outbound) {
     if let Some(observer) = CHANNEL.with(|c| c.borrow().observer) {
         observer(message);
@@ -206,7 +209,8 @@ fn on_message(event: &Event) {
     let h5p_message = H5pMessage { context: text("context"), action: text("action") };
     if let Some(h5p) = h5p(h5p_message) {
         let (scroll, client) = heights();
-        let posts = CHANNEL.with(|c| c.borrow_mut().sizer.on_h5p(h5p, scroll, client));
+        let now_ms = js_sys::Date::now() as u64;
+        let posts = CHANNEL.with(|c| c.borrow_mut().sizer.on_h5p(h5p, scroll, client, now_ms));
         return send(posts);
     }
     let allowed = CHANNEL.with(|c| {
@@ -222,8 +226,26 @@ fn on_message(event: &Event) {
         id: text("id"),
         data: text("data"),
     };
-    if let Some(message) = allowed.then(|| inbound(envelope)).flatten() {
-        deliver(message);
+    match allowed.then(|| inbound(envelope)).flatten() {
+        Some(Inbound::Seek { t_ms }) => {
+            let first = CHANNEL.with(|c| c.borrow_mut().pending_seek.replace(t_ms).is_none());
+            if first {
+                gloo_timers::callback::Timeout::new(0, || {
+                    if let Some(t_ms) = CHANNEL.with(|c| c.borrow_mut().pending_seek.take()) {
+                        deliver(Inbound::Seek { t_ms });
+                    }
+                })
+                .forget();
+            }
+        }
+        Some(message) => {
+            // Commands keep their order: a seek still waiting goes first.
+            if let Some(t_ms) = CHANNEL.with(|c| c.borrow_mut().pending_seek.take()) {
+                deliver(Inbound::Seek { t_ms });
+            }
+            deliver(message);
+        }
+        None => {}
     }
 }
 

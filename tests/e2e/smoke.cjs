@@ -139,6 +139,20 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
     await page.evaluate((msg) => document.getElementById('frame').contentWindow.postMessage(msg, '*'), seek(31500));
     const frame = page.frameLocator('#frame');
     await frame.locator('[data-testid=clock]').filter({ hasText: '31.500 s' }).waitFor({ timeout: 5000 });
+    // Issue 29, item 7: a flood of seeks is applied as one (the last), not one render each.
+    const stepsBefore = await page.evaluate(() => window.received.filter((m) => String(m.data).includes('"type":"step"')).length);
+    await page.evaluate(() => {
+      const target = document.getElementById('frame').contentWindow;
+      for (let i = 0; i < 10000; i++) {
+        const t = i % 2 === 0 ? 1000 : 31000;
+        target.postMessage(JSON.stringify({ protocol: 'fencing-playground', version: 1, type: 'seek', t_ms: i === 9999 ? 32500 : t }), '*');
+      }
+    });
+    await frame.locator('[data-testid=clock]').filter({ hasText: '32.500 s' }).waitFor({ timeout: 15000 })
+      .catch(() => problems.push('after 10,000 seeks the player did not show the last one'));
+    await page.waitForTimeout(300);
+    const flood = await page.evaluate((n) => window.received.filter((m) => String(m.data).includes('"type":"step"')).length - n, stepsBefore);
+    if (flood > 100) problems.push(`10,000 seeks were applied one by one (${flood} step messages)`);
     // Issue 29, item 8: an unknown id gets an error message and the player stays, still
     // listening; a known one then loads.
     const load = (id) => JSON.stringify({ protocol: 'fencing-playground', version: 1, type: 'load-scenario', id });
