@@ -378,6 +378,29 @@ fn the_redis_console_never_panics() {
                 }
                 lines.push(if prng.below(4) == 0 { mutate(prng, &line) } else { line });
             }
+            // Deep nesting, long chains and long literals (issue 29: 2,000 parentheses,
+            // 20,000 NOTs, 50,000 ORs and 100,000 minus signs used to overflow the stack).
+            if prng.below(4) == 0 {
+                let n = 1 + prng.below(60_000) as usize;
+                let depth = n.min(5_000);
+                let statement = match prng.below(5) {
+                    0 => format!(
+                        "SELECT * FROM orders WHERE {}id = 42{};",
+                        "(".repeat(depth),
+                        ")".repeat(depth)
+                    ),
+                    1 => format!("SELECT * FROM orders WHERE {}id = 42;", "NOT ".repeat(depth)),
+                    2 => format!("SELECT * FROM orders WHERE id = 1{};", " OR id = 2".repeat(n)),
+                    3 => {
+                        format!("UPDATE orders SET last_fence = 1{} WHERE id = 42;", "-1".repeat(n))
+                    }
+                    _ => format!(
+                        "INSERT INTO orders (id, status) VALUES (7, '{}');",
+                        "x".repeat(n * 2)
+                    ),
+                };
+                lines.push(statement);
+            }
             lines.join("\n")
         },
         |input| {
