@@ -119,12 +119,14 @@ pub(crate) fn deliver(message: Inbound) {
     }
 }
 
-/// `load-scenario`: opens the built-in with the link's embed options, or, for an id that
-/// names none, tells the host (`error`, `unknown-scenario`) and stays where it is, still
-/// listening: an embed never strands itself on a page that ignores its host.
-pub(crate) fn load_scenario(id: crate::sim::scenario::ScenarioId) {
+/// `load-scenario`: the hash that opens the built-in with the link's embed options (the
+/// caller goes there), or, for an id that names none, `None` after telling the host
+/// (`error`, `unknown-scenario`): the view stays where it is, still listening, so an embed
+/// never strands itself on a page that ignores its host.
+pub(crate) fn scenario_hash(id: crate::sim::scenario::ScenarioId) -> Option<String> {
     if !crate::catalogue::is_builtin(id.as_str()) {
-        return post(&Outbound::Error { reason: "unknown-scenario", id: id.to_string() });
+        post(&Outbound::Error { reason: "unknown-scenario", id: id.to_string() });
+        return None;
     }
     let link = CHANNEL.with(|c| c.borrow().link.clone());
     let next = Link {
@@ -133,7 +135,7 @@ pub(crate) fn load_scenario(id: crate::sim::scenario::ScenarioId) {
         whatif: Default::default(),
         ..link
     };
-    crate::ui::nav::set_hash(&next.to_hash());
+    Some(next.to_hash())
 }
 
 /// Sends `message` to the parent window, once per allowed origin (the browser delivers it

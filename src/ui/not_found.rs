@@ -15,8 +15,10 @@ pub(crate) fn NotFound(props: &NotFoundProps) -> Html {
     let m = use_i18n();
     // An embed opened on an unknown id still takes `load-scenario` from its host.
     crate::ui::embed::use_host_messages(|message| {
-        if let crate::embed::Inbound::LoadScenario { id } = message {
-            crate::ui::embed::load_scenario(id);
+        if let crate::embed::Inbound::LoadScenario { id } = message
+            && let Some(hash) = crate::ui::embed::scenario_hash(id)
+        {
+            crate::ui::nav::set_hash(&hash);
         }
     });
     html! {

@@ -111,7 +111,11 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             Inbound::Seek { t_ms } => dispatch.emit(Action::JumpTime(t_ms)),
             Inbound::Play => dispatch.emit(Action::Play),
             Inbound::Pause => dispatch.emit(Action::Pause),
-            Inbound::LoadScenario { id } => crate::ui::embed::load_scenario(id),
+            Inbound::LoadScenario { id } => {
+                if let Some(hash) = crate::ui::embed::scenario_hash(id) {
+                    crate::ui::nav::set_hash(&hash);
+                }
+            }
             // Progress belongs to the quiz.
             Inbound::RestoreProgress { .. } => {}
         });
