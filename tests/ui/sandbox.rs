@@ -471,3 +471,22 @@ async fn a_picked_fault_drops_on_a_worker_s_start_too() {
     set_change(&root, "sandbox-drop-kind", "pause").await;
     assert_eq!(hit("picked"), "sandbox-lane", "the click goes through to the lane");
 }
+
+/// Issue 29, item 2: a stored drafts record that cannot all be read is copied aside before
+/// the builder writes over it, the builder says where, and what could be read stays.
+#[wasm_bindgen_test]
+async fn an_unreadable_drafts_record_is_kept_aside_and_the_author_told() {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    let damaged = r#"{"open": "mine", "drafts": [{"name": "mine", "text": "{}"}, {"name": 7}]}"#;
+    storage.set_item("fencing-playground/sandbox-drafts/v1", damaged).unwrap();
+    storage.remove_item("fencing-playground/sandbox-drafts-unreadable/v1").unwrap();
+    let root = mount_at("#/sandbox").await;
+    let note = text(&find(&root, "sandbox-storage").expect("the storage note"));
+    assert!(note.contains("fencing-playground/sandbox-drafts-unreadable/v1"), "{note}");
+    let aside = storage.get_item("fencing-playground/sandbox-drafts-unreadable/v1").unwrap();
+    assert_eq!(aside.as_deref(), Some(damaged), "the record as it was");
+    let menu = text(&find(&root, "sandbox-draft").expect("the drafts menu"));
+    assert!(menu.contains("mine"), "{menu}");
+    forget_draft();
+    storage.remove_item("fencing-playground/sandbox-drafts-unreadable/v1").unwrap();
+}

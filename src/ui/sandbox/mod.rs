@@ -26,6 +26,10 @@ const DRAFTS_KEY: &str = "fencing-playground/sandbox-drafts/v1";
 /// Where the single draft of the first version was kept (read once, then moved).
 const OLD_DRAFT_KEY: &str = "fencing-playground/sandbox-draft/v1";
 
+/// Where a stored drafts record that could not all be read is copied before the builder
+/// writes over it (the newest such copy only).
+const ASIDE_KEY: &str = "fencing-playground/sandbox-drafts-unreadable/v1";
+
 /// The scenario the editor opens with, when there is no draft.
 const START_ID: &str = "gc-pause-fenced";
 
@@ -53,6 +57,26 @@ struct Builder {
     /// lesson a first visit starts from).
     fetch: Option<String>,
     status: Option<Status>,
+    /// What became of the drafts' storage: said until it changes.
+    storage: Storage,
+}
+
+/// Where the author's drafts stand in this browser's storage.
+#[derive(Clone, PartialEq)]
+enum Storage {
+    Kept,
+    /// The stored record could not all be read: a copy of it is under `ASIDE_KEY`.
+    SetAside,
+    /// The record could not be read and its copy could not be made: it is left as it is,
+    /// and nothing is written over it in this visit.
+    Untouched,
+    /// This browser refuses storage here (a third-party frame, or storage that is full).
+    Blocked,
+    /// A save failed (storage full): the latest text is only in this page.
+    SaveFailed,
+    /// These drafts are no longer kept in storage, to make room; they stay in this page
+    /// (and its menu) until the author leaves, so they can still be exported.
+    Evicted(Vec<String>),
 }
 
 #[derive(Clone, PartialEq)]
@@ -80,6 +104,7 @@ enum Msg {
     Delete,
     BringBack,
     Say(Status),
+    Storage(Storage),
     /// The scenario a link carried: the draft it is (if the author already has it), or a
     /// new draft (a copy, when the link asked for one).
     Arrived {
@@ -141,6 +166,7 @@ impl Reducible for Builder {
                 next.status = None;
             }
             Msg::Say(status) => next.status = Some(status),
+            Msg::Storage(storage) => next.storage = storage,
             Msg::Arrived { text, copy } => {
                 let known =
                     next.drafts.items.iter().find(|(_, t)| *t == text).map(|(n, _)| n.clone());
@@ -191,9 +217,29 @@ fn removal(action: &Action, e: &Editor) -> Option<(&'static str, String)> {
 /// How the builder opens: a scenario carried by the link, else the drafts kept in this
 /// browser, else a copy of the lesson the sandbox starts from.
 fn opening() -> Builder {
+    let mut builder = opening_editor();
+    builder.storage = opening_storage();
+    builder
+}
+
+/// Reads the stored record's state of health: a record that could not all be read is
+/// copied aside before anything is written over it.
+fn opening_storage() -> Storage {
+    let Some(storage) = crate::ui::local_storage() else { return Storage::Blocked };
+    let Ok(Some(stored)) = storage.get_item(DRAFTS_KEY) else { return Storage::Kept };
+    if !Drafts::read(&stored).damaged {
+        return Storage::Kept;
+    }
+    match storage.set_item(ASIDE_KEY, &stored) {
+        Ok(()) => Storage::SetAside,
+        Err(_) => Storage::Untouched,
+    }
+}
+
+fn opening_editor() -> Builder {
     let storage = crate::ui::local_storage();
     let stored = storage.as_ref().and_then(|s| s.get_item(DRAFTS_KEY).ok().flatten());
-    let mut drafts = stored.as_deref().and_then(Drafts::read).unwrap_or_default();
+    let mut drafts = stored.as_deref().map(|s| Drafts::read(s).drafts).unwrap_or_default();
     // The single draft the first version kept becomes a named one.
     if let Some(storage) = &storage
         && let Ok(Some(old)) = storage.get_item(OLD_DRAFT_KEY)
@@ -210,7 +256,13 @@ fn opening() -> Builder {
                 Some(text) => fresh().apply(Action::Load(text.to_owned())).settled(),
                 None => fresh(),
             };
-            return Builder { editor, drafts, fetch: Some(id), status: None };
+            return Builder {
+                editor,
+                drafts,
+                fetch: Some(id),
+                status: None,
+                storage: Storage::Kept,
+            };
         }
         crate::sandbox::Opening::Json { text, copy } => {
             // A draft's own link (kept as the author types) opens that draft; a link to
@@ -222,7 +274,13 @@ fn opening() -> Builder {
                 let action = if copy { Action::LoadCopy(text) } else { Action::Load(text) };
                 let editor = fresh().apply(action).settled();
                 drafts.add(&editor.scenario.id, &editor.text);
-                return Builder { editor, drafts, fetch: None, status: None };
+                return Builder {
+                    editor,
+                    drafts,
+                    fetch: None,
+                    status: None,
+                    storage: Storage::Kept,
+                };
             }
         }
         crate::sandbox::Opening::Deflated { .. } | crate::sandbox::Opening::Nothing => {}
@@ -230,11 +288,23 @@ fn opening() -> Builder {
     match drafts.text() {
         Some(text) => {
             let editor = fresh().apply(Action::Load(text.to_owned())).settled();
-            Builder { editor, drafts, fetch: None, status: Some(Status::Restored) }
+            Builder {
+                editor,
+                drafts,
+                fetch: None,
+                status: Some(Status::Restored),
+                storage: Storage::Kept,
+            }
         }
         // A first visit starts from a worked lesson (its story flagged as the template's),
         // once it is loaded; the blank one shows meanwhile.
-        None => Builder { editor: fresh(), drafts, fetch: Some(START_ID.to_owned()), status: None },
+        None => Builder {
+            editor: fresh(),
+            drafts,
+            fetch: Some(START_ID.to_owned()),
+            status: None,
+            storage: Storage::Kept,
+        },
     }
 }
 
@@ -298,14 +368,28 @@ fn value_input(
 fn ScenarioEditor() -> Html {
     let m = use_i18n();
     let state = use_reducer(opening);
-    // Every change is kept at once (storage), and the link carries the open draft.
+    // Every change is kept at once (storage), and the link carries the open draft. Whatever
+    // goes wrong is said: a failed save, drafts dropped to make room, no storage at all.
     {
         let record = state.drafts.write();
-        use_effect_with(record, |record| {
-            if let Some(storage) = crate::ui::local_storage() {
-                let _ = storage.set_item(DRAFTS_KEY, record);
+        let storage_now = state.storage.clone();
+        let dispatch = state.dispatcher();
+        use_effect_with((record, storage_now), move |(record, storage_now)| {
+            if matches!(storage_now, Storage::Untouched | Storage::Blocked) {
+                return;
             }
-            || ()
+            let saved = crate::ui::local_storage()
+                .is_some_and(|storage| storage.set_item(DRAFTS_KEY, &record.text).is_ok());
+            let now = match saved {
+                false => Storage::SaveFailed,
+                true if !record.evicted.is_empty() => Storage::Evicted(record.evicted.clone()),
+                // A note about the record set aside stays until something else happens.
+                true if *storage_now == Storage::SetAside => Storage::SetAside,
+                true => Storage::Kept,
+            };
+            if now != *storage_now {
+                dispatch.dispatch(Msg::Storage(now));
+            }
         });
     }
     {
@@ -586,6 +670,22 @@ fn ScenarioEditor() -> Html {
             <p class="note" role="status"><label>{ m.lab("sandbox.share_link") }{ " " }<input class="share-url" readonly=true value={(*share).clone()} data-testid="sandbox-share-url" /></label></p>
         },
     };
+    let storage_note = match &state.storage {
+        Storage::Kept => None,
+        Storage::SetAside => Some(m.labf("sandbox.storage_aside", &[("key", ASIDE_KEY)])),
+        Storage::Untouched => Some(m.labf("sandbox.storage_untouched", &[("key", DRAFTS_KEY)])),
+        Storage::Blocked => Some(m.lab("sandbox.storage_blocked")),
+        Storage::SaveFailed => Some(m.lab("sandbox.storage_failed")),
+        Storage::Evicted(names) => {
+            Some(m.labf("sandbox.storage_evicted", &[("names", &names.join(", "))]))
+        }
+    };
+    let storage_note = match storage_note {
+        Some(text) => {
+            html! { <p class="note warn" role="status" data-testid="sandbox-storage">{ text }</p> }
+        }
+        None => Html::default(),
+    };
     let s = &editor.scenario;
     let locked = !editor.form_open();
     html! {
@@ -611,6 +711,7 @@ fn ScenarioEditor() -> Html {
                     </select>
                 </label>
             </div>
+            { storage_note }
             { status }
             <div class="editor-bar">
                 <button data-testid="sandbox-undo" disabled={!editor.can_undo()} onclick={act(Action::Undo)} title="Ctrl+Z">{ m.lab("sandbox.undo") }</button>
