@@ -88,6 +88,9 @@ struct Loaded {
     notice: Option<&'static str>,
 }
 
+/// Where stored progress that could not be read is copied before the quiz starts again.
+const ASIDE_KEY: &str = "fencing-playground/quiz-progress-unreadable/v1";
+
 fn load_progress(bank: &[Question]) -> Loaded {
     if QUESTIONS.with(|q| q.borrow().is_some()) {
         return Loaded { progress: Progress::default(), notice: None };
@@ -100,8 +103,11 @@ fn load_progress(bank: &[Question]) -> Loaded {
         Stored::Valid(progress) => Loaded { progress, notice: None },
         Stored::Nothing => Loaded { progress: Progress::default(), notice: None },
         Stored::Corrupt => {
+            // Kept aside, as it was, before the quiz starts again from nothing.
+            let kept = stored.as_deref().is_some_and(|s| storage.set_item(ASIDE_KEY, s).is_ok());
             let _ = storage.remove_item(STORAGE_KEY);
-            Loaded { progress: Progress::default(), notice: Some("quiz.storage_reset") }
+            let notice = if kept { "quiz.storage_reset" } else { "quiz.storage_reset_lost" };
+            Loaded { progress: Progress::default(), notice: Some(notice) }
         }
     }
 }

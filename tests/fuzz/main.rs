@@ -501,6 +501,72 @@ fn the_sql_console_never_panics() {
     );
 }
 
+/// Issue 29: a stored record is either read whole or reported, so that the shell keeps it
+/// aside with a notice; nothing in it goes without a word. Drafts: a record read as
+/// undamaged holds every draft the input listed, and reads back the same once written.
+/// Progress: a record read as valid keeps every answer to a question the bank holds.
+#[test]
+fn stored_records_are_read_or_set_aside_with_a_notice() {
+    use fencing_playground::sandbox::drafts::Drafts;
+    let drafts_base = {
+        let mut d = Drafts::default();
+        d.add("mine", r#"{"format": 1, "id": "x"}"#);
+        d.add("second", "{ half typed");
+        d.write().text
+    };
+    fuzz(
+        "drafts",
+        |prng| {
+            if prng.below(2) == 0 {
+                mutate_values(prng, &drafts_base)
+            } else {
+                mutate(prng, &drafts_base)
+            }
+        },
+        |text| {
+            let read = Drafts::read(text);
+            if read.damaged {
+                return; // the shell keeps the record aside and says so
+            }
+            let listed = serde_json::from_str::<serde_json::Value>(text)
+                .ok()
+                .and_then(|v| v.get("drafts").and_then(|d| d.as_array()).map(Vec::len))
+                .unwrap_or(0);
+            assert_eq!(read.drafts.items.len(), listed, "a draft went without a word");
+            let again = Drafts::read(&read.drafts.write().text);
+            assert!(!again.damaged && again.drafts == read.drafts, "written back differently");
+        },
+    );
+    let bank = fencing_playground::quiz::bank();
+    let progress_base = {
+        let mut p = progress::Progress::default();
+        p.record("clock-jump", true);
+        p.record("aof-always", false);
+        p.to_text()
+    };
+    fuzz(
+        "stored-progress",
+        |prng| {
+            if prng.below(2) == 0 {
+                mutate_values(prng, &progress_base)
+            } else {
+                mutate(prng, &progress_base)
+            }
+        },
+        |text| {
+            let progress::Stored::Valid(read) = progress::Progress::read(Some(text), &bank) else {
+                return; // Corrupt: kept aside with a notice; Nothing: nothing stored
+            };
+            let Ok(serde_json::Value::Object(members)) = serde_json::from_str(text) else {
+                panic!("read as valid, but not a JSON object");
+            };
+            for key in members.keys().filter(|k| bank.iter().any(|q| q.id == **k)) {
+                assert!(read.answers.get(key).is_some(), "the answer to {key} went without a word");
+            }
+        },
+    );
+}
+
 #[test]
 fn stored_progress_embed_messages_and_language_packs_never_panic() {
     let progress_base = {
