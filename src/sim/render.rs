@@ -12,12 +12,9 @@ pub fn render(trace: &Trace) -> String {
         out.push_str(&line(trace, event));
         out.push('\n');
     }
-    if trace.truncated() {
-        let at_ms = trace.events().last().map_or(0, |e| e.at_ms);
+    if let Some((at, events)) = trace.cut_short() {
         out.push_str(&format!(
-            "# CUT SHORT at {} after {} events (the model's limit): nothing after that moment was simulated or checked\n",
-            crate::sim::check::secs(at_ms),
-            trace.len()
+            "# CUT SHORT at {at} after {events} events (the model's limit): nothing after that moment was simulated or checked\n"
         ));
     }
     out

@@ -102,6 +102,13 @@ impl Trace {
         self.truncated
     }
 
+    /// Where a run cut at the event limit stopped (its last event's time, as `2.500 s`)
+    /// and how many events it has; `None` for a run that reached its end.
+    pub fn cut_short(&self) -> Option<(String, usize)> {
+        let at_ms = self.events.last().map_or(0, |e| e.at_ms);
+        self.truncated.then(|| (crate::sim::check::secs(at_ms), self.events.len()))
+    }
+
     /// The world after the first `cursor` events (clamped to the end). O(1).
     pub fn state_at(&self, cursor: usize) -> &State {
         let last = self.frames.len().saturating_sub(1);

@@ -111,6 +111,11 @@ const NASTY: &[&str] = &[
 ];
 
 /// Mutates `base` with one to four random edits.
+/// Half the cases change values (the JSON stays well-formed), half change bytes.
+fn mutate_either(prng: &mut Prng, base: &str) -> String {
+    if prng.below(2) == 0 { mutate_values(prng, base) } else { mutate(prng, base) }
+}
+
 fn mutate(prng: &mut Prng, base: &str) -> String {
     let mut bytes = base.as_bytes().to_vec();
     for _ in 0..1 + prng.below(4) {
@@ -516,13 +521,7 @@ fn stored_records_are_read_or_set_aside_with_a_notice() {
     };
     fuzz(
         "drafts",
-        |prng| {
-            if prng.below(2) == 0 {
-                mutate_values(prng, &drafts_base)
-            } else {
-                mutate(prng, &drafts_base)
-            }
-        },
+        |prng| mutate_either(prng, &drafts_base),
         |text| {
             let read = Drafts::read(text);
             if read.damaged {
@@ -546,13 +545,7 @@ fn stored_records_are_read_or_set_aside_with_a_notice() {
     };
     fuzz(
         "stored-progress",
-        |prng| {
-            if prng.below(2) == 0 {
-                mutate_values(prng, &progress_base)
-            } else {
-                mutate(prng, &progress_base)
-            }
-        },
+        |prng| mutate_either(prng, &progress_base),
         |text| {
             let progress::Stored::Valid(read) = progress::Progress::read(Some(text), &bank) else {
                 return; // Corrupt: kept aside with a notice; Nothing: nothing stored

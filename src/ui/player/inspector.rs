@@ -332,14 +332,12 @@ pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace)
     let rejected = summary.writes.len() - accepted;
     let mut parts = Vec::new();
     // Where a run cut short at the model's event limit stopped: nothing after it was run.
-    let cut_at = trace
-        .truncated()
-        .then(|| crate::sim::check::secs(trace.events().last().map_or(0, |e| e.at_ms)));
-    if let Some(t) = &cut_at {
-        parts.push(m.tf("verdict.truncated", &[("t", t), ("n", &trace.len().to_string())]));
+    let cut = trace.cut_short();
+    if let Some((t, events)) = &cut {
+        parts.push(m.tf("verdict.truncated", &[("t", t), ("n", &events.to_string())]));
     }
     if summary.violations.is_empty() {
-        parts.push(match &cut_at {
+        parts.push(match cut.as_ref().map(|(t, _)| t) {
             Some(t) => m.tf("verdict.ok_until", &[("t", t)]),
             None => m.t("verdict.ok"),
         });

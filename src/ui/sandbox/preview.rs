@@ -288,12 +288,9 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                     ("accepted", &outcome.accepted.to_string()),
                     ("rejected", &outcome.rejected.to_string()),
                 ]) }{ " " }
-                if p.trace.truncated() {
+                if let Some((t, events)) = p.trace.cut_short() {
                     // Cut short at the event limit: the rest of the run was never checked.
-                    <span class="bad" data-testid="sandbox-truncated">{ m.tf("verdict.truncated", &[
-                        ("t", &crate::sim::check::secs(p.trace.events().last().map_or(0, |e| e.at_ms))),
-                        ("n", &p.trace.len().to_string()),
-                    ]) }{ ". " }</span>
+                    <span class="bad" data-testid="sandbox-truncated">{ m.tf("verdict.truncated", &[("t", &t), ("n", &events.to_string())]) }{ ". " }</span>
                 }
                 if outcome.violations.is_empty() {
                     <span class="ok">{ m.lab("sandbox.no_violations") }</span>
