@@ -1,7 +1,9 @@
 //! Simulator benchmark: prints numbers, asserts nothing (`cargo bench --bench sim`).
 //!
 //! Reports, natively: the time to run each built-in scenario with frames (what the player
-//! does), events per second, and lock hand-offs per second on a long hand-off workload.
+//! does), events per second, lock hand-offs per second on a long hand-off workload, and
+//! the size and cost of the timeline's drawing for the longest built-in and for a run cut
+//! short at the event limit (what the page parses on every seek).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -49,6 +51,46 @@ fn main() {
             grants as f64 / elapsed
         );
     }
+
+    let longest = catalogue::all().into_iter().max_by_key(|s| sim::run(&s.setup).len());
+    if let Some(scenario) = longest {
+        drawing(&format!("longest built-in ({})", scenario.id), &scenario);
+    }
+    // A watchdog renewing every millisecond for a day: cut short at the event limit.
+    let cut = fencing_playground::catalogue::load::parse_scenario(CUT_SHORT)
+        .expect("the benchmark's scenario is valid");
+    drawing("a run cut short at the event limit", &cut);
+}
+
+const CUT_SHORT: &str = r#"{"format": 1, "id": "cut-short", "title": "Cut short", "chapter": "Test", "summary": "s", "goal": "g", "seed": 1, "until_ms": 86400000,
+ "redis": {"nodes": [{"name": "redis"}], "lock_key": "lock:order:42", "fence_key": "fence:order:42"},
+ "sql": {"order_id": 42, "amount": 100, "guard": "lt"},
+ "workers": [{"name": "A", "start_ms": 0, "program": [{"do": "acquire", "ttl_ms": 30000}, {"do": "watchdog", "interval_ms": 1}, {"do": "compute", "ms": 86000000}, {"do": "write", "status": "paid"}, {"do": "release"}]}],
+ "faults": []}"#;
+
+/// The drawing's text for one trace at its last event: elements, bytes, and the median
+/// time of building the layout and formatting the text (the page parses what this gives).
+fn drawing(name: &str, scenario: &Scenario) {
+    use fencing_playground::timeline::{self, svg};
+    let trace = sim::run(&scenario.setup);
+    let mut times = Vec::new();
+    let mut text = String::new();
+    for _ in 0..9 {
+        let start = Instant::now();
+        let layout = timeline::build(black_box(&trace));
+        let view =
+            svg::View { cursor: trace.len(), time_ms: trace.end_ms(), ..svg::View::default() };
+        text = svg::render(&trace, &layout, &view).into_string();
+        times.push(start.elapsed());
+    }
+    times.sort_unstable();
+    let elements = text.matches('<').count() - text.matches("</").count();
+    println!(
+        "timeline drawing, {name}: {} events, {elements} elements, {} bytes, {:.0} us to lay out and write (median of 9)",
+        trace.len(),
+        text.len(),
+        micros(times[4])
+    );
 }
 
 fn median_run(scenario: &Scenario, n: usize) -> (Duration, usize) {

@@ -236,9 +236,27 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         o.fixed("</g>");
     }
 
+    // A crowded run (thousands of events: a sandbox scenario, a run cut short at the event
+    // limit) draws one mark where several of the same kind would cover each other to the
+    // unit: 20,000 marks in one spot are one to the eye but 60,000 elements for the page to
+    // parse on every seek. A lesson's few dozen marks are all drawn, every one clickable.
+    let crowded = |n: usize| n > CROWDED_MARKS;
+    let thin_arrows = crowded(layout.arrows.len());
+    let mut drawn_arrows: Vec<(Actor, Actor, &str, i64, i64)> = Vec::new();
     for arrow in layout.arrows.iter().filter(|a| (a.event as usize) < shown_events) {
         let class = if arrow.event as usize >= view.cursor { "arrow future" } else { "arrow" };
         let (y1, y2) = (g.lane_y(layout, arrow.from), g.lane_y(layout, arrow.to));
+        if thin_arrows {
+            let at = (g.x(arrow.sent_ms).round() as i64, g.x(arrow.at_ms).round() as i64);
+            let same = |d: &&mut (Actor, Actor, &str, i64, i64)| {
+                d.0 == arrow.from && d.1 == arrow.to && d.2 == class
+            };
+            match drawn_arrows.iter_mut().find(same) {
+                Some(d) if (d.3, d.4) == at => continue,
+                Some(d) => (d.3, d.4) = at,
+                None => drawn_arrows.push((arrow.from, arrow.to, class, at.0, at.1)),
+            }
+        }
         o.fill(
             r#"<line x1="%" y1="%" x2="%" y2="%" class="$" marker-end="url(#head)"/>"#,
             &[g.x(arrow.sent_ms), y1 + h / 2.0, g.x(arrow.at_ms), y2 + h / 2.0],
@@ -246,32 +264,45 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         );
     }
 
-    let markers = layout.lanes.iter().flat_map(|lane| lane.markers.iter());
-    for &id in markers.filter(|&&id| (id as usize) < shown_events) {
-        let event = &trace.events()[id as usize];
-        let (cx, cy) = (g.x(event.at_ms), g.lane_y(layout, event.actor) + h / 2.0);
-        let kind = marker_class(&event.kind);
-        let (class, shape) = MARKERS[kind as usize];
-        let state = match id as usize + 1 {
-            c if c == view.cursor => " current",
-            c if c > view.cursor => " future",
-            _ => "",
-        };
-        o.fill(
-            r#"<g class="$$" data-testid="event" data-id="$" data-at-ms="$" data-kind="$" tabindex="0">"#,
-            &[],
-            &[class, state, &id.to_string(), &event.at_ms.to_string(), event.kind.tag()],
-        );
-        o.fill(shape, &[cx, cy], &[]);
-        // A write carries its token: the label says which one the database compared.
-        if let EventKind::Wrote { token: Some(t), .. } = &event.kind {
+    let thin_markers = crowded(layout.lanes.iter().map(|l| l.markers.len()).sum());
+    for lane in &layout.lanes {
+        // The unit each kind and state of mark was last drawn at in this lane: a lane's
+        // marks come in time order, so a mark that would cover the last one is the same
+        // unit. The current mark is always drawn.
+        let mut last_unit = [[i64::MIN; 3]; MARKERS.len()];
+        for &id in lane.markers.iter().filter(|&&id| (id as usize) < shown_events) {
+            let event = &trace.events()[id as usize];
+            let (cx, cy) = (g.x(event.at_ms), g.lane_y(layout, event.actor) + h / 2.0);
+            let kind = marker_class(&event.kind);
+            let (class, shape) = MARKERS[kind as usize];
+            let (state, state_index) = match id as usize + 1 {
+                c if c == view.cursor => (" current", 0),
+                c if c > view.cursor => (" future", 1),
+                _ => ("", 2),
+            };
+            if thin_markers && state_index != 0 {
+                let unit = cx.round() as i64;
+                if last_unit[kind as usize][state_index] == unit {
+                    continue;
+                }
+                last_unit[kind as usize][state_index] = unit;
+            }
             o.fill(
-                r#"<text x="%" y="%" class="write-token" data-testid="write-token">$</text>"#,
-                &[cx, cy - 9.0],
-                &[&token_text(scenario.tokens, *t)],
+                r#"<g class="$$" data-testid="event" data-id="$" data-at-ms="$" data-kind="$" tabindex="0">"#,
+                &[],
+                &[class, state, &id.to_string(), &event.at_ms.to_string(), event.kind.tag()],
             );
+            o.fill(shape, &[cx, cy], &[]);
+            // A write carries its token: the label says which one the database compared.
+            if let EventKind::Wrote { token: Some(t), .. } = &event.kind {
+                o.fill(
+                    r#"<text x="%" y="%" class="write-token" data-testid="write-token">$</text>"#,
+                    &[cx, cy - 9.0],
+                    &[&token_text(scenario.tokens, *t)],
+                );
+            }
+            o.fixed("</g>");
         }
-        o.fixed("</g>");
     }
 
     let cursor_x = g.x(view.time_ms);
@@ -300,6 +331,9 @@ const HOLDERS: [&str; 6] = ["holder-0", "holder-1", "holder-2", "holder-3", "hol
 
 /// A marker's class and shape by [`super::MarkerClass`], drawn from its centre (cx, cy): the
 /// shape carries the meaning, the colour only repeats it.
+/// More marks than this (arrows, or markers over all lanes) and the drawing is thinned.
+const CROWDED_MARKS: usize = 1_000;
+
 const MARKERS: [(&str, &str); 5] = [
     ("marker ok", r#"<circle cx="%" cy="%" r="5"/>"#),
     ("marker refused", r#"<path d="M% % m-4 -4 l8 8 m0 -8 l-8 8" class="cross"/>"#),
@@ -386,4 +420,58 @@ mod tests {
         });
         assert_eq!(texts(&at_prompt, "fence-label"), ["0", "34"]);
     }
+
+    /// Issue 29, item 4: a run of thousands of events (there, 20,000 at the event limit)
+    /// drew every mark, 60,000 elements the page parsed for seconds on every seek.
+    #[test]
+    fn a_crowded_run_draws_one_mark_per_unit_and_a_lesson_every_mark() {
+        use super::super::{build, marker_class};
+        use super::Geometry;
+        let trace = sim::run(&catalogue::find("gc-pause-fenced").expect("built-in").setup);
+        let layout = build(&trace);
+        let every: usize = layout.lanes.iter().map(|l| l.markers.len()).sum();
+        let lesson = drawing("gc-pause-fenced", |t| View {
+            cursor: t.len(),
+            time_ms: t.end_ms(),
+            ..View::default()
+        });
+        assert_eq!(lesson.matches(r#"data-testid="event""#).count(), every);
+
+        // A watchdog renewing every millisecond for 10 s: thousands of renewals in one lane.
+        let crowded = crate::catalogue::load::parse_scenario(CROWDED).expect("a valid scenario");
+        let trace = sim::run_events_only(&crowded.setup);
+        let layout = build(&trace);
+        let cursor = trace.len() / 2;
+        let view = View { cursor, time_ms: trace.events()[cursor - 1].at_ms, ..View::default() };
+        let svg = render(&trace, &layout, &view).into_string();
+        let g = Geometry::new(&layout, &view);
+        // Where a mark sits: its lane, its kind, before/at/after the cursor, and its unit.
+        let spot = |id: usize| {
+            let event = &trace.events()[id];
+            let lane = layout.lanes.iter().position(|l| l.actor == event.actor);
+            let kind = marker_class(&event.kind) as u8;
+            (lane, kind, (id + 1).cmp(&cursor), g.x(event.at_ms).round() as i64)
+        };
+        let drawn: Vec<usize> = svg
+            .split(r#"data-testid="event" data-id=""#)
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next()?.parse().ok())
+            .collect();
+        let all: Vec<usize> =
+            layout.lanes.iter().flat_map(|l| l.markers.iter().map(|&id| id as usize)).collect();
+        assert!(all.len() > 4 * drawn.len(), "{} marks drawn of {}", drawn.len(), all.len());
+        assert!(drawn.contains(&(cursor - 1)), "the current mark is drawn");
+        let spots: std::collections::BTreeSet<_> = drawn.iter().map(|&id| spot(id)).collect();
+        assert_eq!(spots.len(), drawn.len(), "no two drawn marks cover each other");
+        let missing = all.iter().find(|&&id| !spots.contains(&spot(id)));
+        assert_eq!(missing, None, "every mark left out is under a drawn one");
+        let arrows = svg.matches(r#"class="arrow"#).count();
+        assert!(layout.arrows.len() > 4 * arrows, "{arrows} arrows of {}", layout.arrows.len());
+    }
+
+    const CROWDED: &str = r#"{"format": 1, "id": "crowded", "title": "Crowded", "chapter": "Test", "summary": "s", "goal": "g", "seed": 1, "until_ms": 12000,
+ "redis": {"nodes": [{"name": "redis"}], "lock_key": "lock:order:42", "fence_key": "fence:order:42"},
+ "sql": {"order_id": 42, "amount": 100, "guard": "lt"},
+ "workers": [{"name": "A", "start_ms": 0, "program": [{"do": "acquire", "ttl_ms": 30000}, {"do": "watchdog", "interval_ms": 1}, {"do": "compute", "ms": 10000}, {"do": "write", "status": "paid"}, {"do": "release"}]}],
+ "faults": []}"#;
 }

@@ -1,5 +1,6 @@
-//! Effects for the views: the playback timer (the only place a timer exists), and content
-//! loaded once it has arrived (lessons, the quiz's questions).
+//! Effects for the views: the playback timer (the only place a timer exists), content
+//! loaded once it has arrived (lessons, the quiz's questions), and the page's word that a
+//! newer deploy is ready. No view state lives here.
 
 use gloo_timers::callback::Interval;
 use yew::prelude::*;
@@ -49,4 +50,38 @@ pub(crate) fn use_autoplay(playing: bool, on_action: Callback<Action>) {
         });
         move || drop(interval)
     });
+}
+
+/// Whether a newer deploy of the site is ready (its service worker installed while this page
+/// runs the previous one, or another tab already switched to it). The pages' inline script
+/// watches the service worker, since it must run before and without the app; it sets
+/// `fpUpdate` and fires `fp-update`, and `apply_update` asks it to switch and reload.
+#[hook]
+pub(crate) fn use_update_ready() -> bool {
+    let ready = use_state(update_pending);
+    {
+        let ready = ready.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| {
+                gloo_events::EventListener::new(&window, "fp-update", move |_| ready.set(true))
+            });
+            move || drop(listener)
+        });
+    }
+    *ready
+}
+
+/// The learner accepted the new version: the inline script lets the waiting worker take
+/// over and reloads once it has (or reloads at once if it already has).
+pub(crate) fn apply_update() {
+    if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("fp-update-apply")) {
+        let _ = window.dispatch_event(&event);
+    }
+}
+
+/// The inline script may have found the waiting worker before the app mounted.
+fn update_pending() -> bool {
+    web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &"fpUpdate".into()).ok())
+        .is_some_and(|v| v.is_truthy())
 }

@@ -3,6 +3,8 @@
 //         until the page has rendered it (two animation frames); 200 samples.
 //   wasm: the lock hand-off workload inside the explorer's wasm (the run timed inside, as natively).
 //   bomb: a sz= link that inflates to 200 MB: when it is refused, and the memory it leaves.
+//   crowded: a run cut short at the event limit (20,000 events): the time from opening its
+//         link to the verdict, the drawing's elements, and seeks to rendered layout.
 // Usage: node tests/e2e/bench.cjs <url> <scenario-id>
 'use strict';
 const { chromium } = require('playwright-core');
@@ -79,6 +81,37 @@ function percentile(sorted, p) {
   const mb = (b) => (b / 1024 / 1024).toFixed(1);
   console.log(`decompression bomb (${bomb.linkBytes} B of deflate-raw, ${mb(INFLATED_BYTES)} MB inflated): ` +
     `refused in ${bomb.ms} ms, wasm memory ${mb(bomb.wasmBytes)} MB, JS heap ${mb(bomb.jsHeapBytes)} MB`);
+
+  // A watchdog renewing every millisecond for a day: cut short at 20,000 events.
+  const cut = JSON.stringify({ format: 1, id: 'cut-short', title: 'Cut short', chapter: 'Test', summary: 's', goal: 'g', seed: 1, until_ms: 86400000,
+    redis: { nodes: [{ name: 'redis' }], lock_key: 'lock:order:42', fence_key: 'fence:order:42' },
+    sql: { order_id: 42, amount: 100, guard: 'lt' },
+    workers: [{ name: 'A', start_ms: 0, program: [{ do: 'acquire', ttl_ms: 30000 }, { do: 'watchdog', interval_ms: 1 }, { do: 'compute', ms: 86000000 }, { do: 'write', status: 'paid' }, { do: 'release' }] }],
+    faults: [] });
+  const sj = Buffer.from(cut).toString('base64url');
+  await page.goto('about:blank');
+  const opened = Date.now();
+  await page.goto(`${url}lab.html#/s?sj=${sj}&reveal=1`, { waitUntil: 'load' });
+  await page.waitForSelector('[data-testid=verdict]', { timeout: 60000 });
+  await page.waitForSelector('[data-testid=swimlanes]');
+  const openMs = Date.now() - opened;
+  const crowded = await page.evaluate(async () => {
+    const input = document.querySelector('[data-testid=scrubber]');
+    const max = Number(input.max);
+    const samples = [];
+    for (let i = 0; i < 40; i++) {
+      const start = performance.now();
+      input.value = String(Math.floor((((i * 7919) % 1000) / 1000) * max));
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      document.querySelector('[data-testid=swimlanes]').getBoundingClientRect();
+      samples.push(performance.now() - start);
+    }
+    return { samples, elements: document.querySelectorAll('[data-testid=swimlanes] *').length };
+  });
+  crowded.samples.sort((a, b) => a - b);
+  console.log(`a run cut short at 20,000 events: link to verdict ${openMs} ms (page load included); drawing of ${crowded.elements} elements; ` +
+    `seek to layout p50 ${percentile(crowded.samples, 50).toFixed(1)} ms, max ${crowded.samples[crowded.samples.length - 1].toFixed(1)} ms (40 samples)`);
 
   // The bench export lives in the explorer's bundle (explore.html), the one built for speed.
   await page.goto(`${url}explore.html#/explore`, { waitUntil: 'load' });

@@ -206,4 +206,12 @@ async fn a_run_cut_short_says_where_and_that_nothing_after_was_checked() {
     assert!(said.contains("nothing after that moment was simulated or checked"), "{said}");
     assert!(said.contains("no safety violation up to 19.999 s"), "{said}");
     assert!(!said.contains('✓'), "a run cut short gets no tick: {said}");
+    // Its 20,000 events are not 60,000 elements rewritten on every seek: the drawing puts one
+    // mark where many would cover each other, and the log lists those around the cursor.
+    let marks = find_all(&root, "event").len();
+    assert!((1..2_000).contains(&marks), "{marks} marks drawn");
+    assert_eq!(find_all(&root, "log-event").len(), 400);
+    let window = find(&root, "log-window").expect("the log says which events it lists");
+    let window = window.text_content().unwrap_or_default();
+    assert!(window.contains("Events 1 to 400 of 20000"), "{window}");
 }

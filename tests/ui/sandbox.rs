@@ -485,7 +485,9 @@ async fn an_unreadable_drafts_record_is_kept_aside_and_the_author_told() {
     assert!(note.contains("fencing-playground/sandbox-drafts-unreadable/v1"), "{note}");
     let aside = storage.get_item("fencing-playground/sandbox-drafts-unreadable/v1").unwrap();
     assert_eq!(aside.as_deref(), Some(damaged), "the record as it was");
-    let menu = text(&find(&root, "sandbox-draft").expect("the drafts menu"));
+    // textContent, not innerText: Firefox gives a <select> no rendered text of its own.
+    let menu =
+        find(&root, "sandbox-draft").expect("the drafts menu").text_content().unwrap_or_default();
     assert!(menu.contains("mine"), "{menu}");
     forget_draft();
     storage.remove_item("fencing-playground/sandbox-drafts-unreadable/v1").unwrap();

@@ -254,6 +254,11 @@ pub(crate) struct EventLogProps {
     pub(crate) upto: Option<usize>,
 }
 
+/// At most this many events are listed at once: a run of thousands (one cut short at the
+/// event limit has 20,000) lists those around the cursor, as 60,000 elements rewritten on
+/// every seek froze the page.
+const LOG_WINDOW: usize = 400;
+
 /// The trace as text, one button per event: the keyboard and screen-reader alternative to
 /// the SVG timeline (Enter on an event moves the cursor to it). Written as one string with
 /// one listener.
@@ -261,8 +266,10 @@ pub(crate) struct EventLogProps {
 pub(crate) fn EventLog(props: &EventLogProps) -> Html {
     let m = use_i18n();
     let trace = &props.trace;
+    let listed = props.upto.unwrap_or(usize::MAX).min(trace.len());
+    let (from, to) = log_window(listed, props.cursor);
     let mut lines = crate::markup::Markup::new();
-    for event in trace.events().iter().take(props.upto.unwrap_or(usize::MAX)) {
+    for event in &trace.events()[from..to] {
         let id = event.id as usize;
         let index = id.to_string();
         let mut button = vec![
@@ -286,10 +293,29 @@ pub(crate) fn EventLog(props: &EventLogProps) -> Html {
             }
         })
     };
+    let window_note = (to - from < listed).then(|| {
+        let (first, last, n) = ((from + 1).to_string(), to.to_string(), listed.to_string());
+        html! {
+            <p class="note" data-testid="log-window">
+                { m.tf("player.log_window", &[("from", &first), ("to", &last), ("n", &n)]) }
+            </p>
+        }
+    });
     html! {
         <details class="event-log" data-testid="event-log">
             <summary>{ m.t("player.log") }</summary>
-            <ol {onclick}>{ crate::ui::markup(lines) }</ol>
+            { window_note }
+            <ol start={(from + 1).to_string()} {onclick}>{ crate::ui::markup(lines) }</ol>
         </details>
     }
+}
+
+/// The events `from..to` the log lists out of `listed`: all of them, or `LOG_WINDOW`
+/// around the cursor (half before it), kept inside the run.
+fn log_window(listed: usize, cursor: usize) -> (usize, usize) {
+    if listed <= LOG_WINDOW {
+        return (0, listed);
+    }
+    let from = cursor.saturating_sub(LOG_WINDOW / 2).min(listed - LOG_WINDOW);
+    (from, from + LOG_WINDOW)
 }
