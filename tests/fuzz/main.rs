@@ -4,8 +4,8 @@
 //! a panic prints the target, the case number, the seed and the input.
 //!
 //! `scripts/test` runs a short pass (FUZZ_CASES unset: 3,000 cases per target). The long
-//! run before resolving: `FUZZ_CASES=200000 cargo test --release --test fuzz` (7 targets,
-//! 1.4 million cases). `FUZZ_SEED=<n>` replays another seed.
+//! run before resolving: `FUZZ_CASES=200000 cargo test --release --test fuzz` (10 targets,
+//! 2 million cases). `FUZZ_SEED=<n>` replays another seed.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
