@@ -13,7 +13,8 @@ use crate::sim::Trace;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::token::token_text;
 
-const LEFT: f64 = 84.0;
+/// The lane names' column, left of 0 s.
+pub const LEFT: f64 = 84.0;
 pub const WIDTH: f64 = 1000.0;
 /// Room on the right for the last marker's token label: nothing is clipped at the edge.
 const PLOT: f64 = WIDTH - LEFT - 30.0;
@@ -135,13 +136,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
             Actor::Worker(w) => holder(&scenario.workers[w.index()].name),
             _ => HOLDERS[0],
         };
-        // The lane of the step just taken stands out: what changed is there.
-        let now = now_actor == Some(lane.actor);
-        let bg = match (now, i % 2 == 0) {
-            (true, _) => "lane-bg now",
-            (false, true) => "lane-bg even",
-            (false, false) => "lane-bg",
-        };
+        let bg = lane_bg(now_actor == Some(lane.actor), i);
         o.fill(
             r#"<g class="lane" data-lane="$"><rect x="0" y="%" width="%" height="%" class="$"/><text x="6" y="%" class="lane-label">$</text>"#,
             &[y, WIDTH, h, y + h / 2.0 + 4.0],
@@ -324,6 +319,41 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         &[],
     );
     o
+}
+
+/// The lane names alone, drawn to the same scale as `render`'s left margin: a phone shows
+/// the drawing wider than the screen, and the page pins this over its left edge so the
+/// names stay in view while the drawing scrolls under them. Hidden from screen readers
+/// (the drawing itself names its lanes).
+pub fn lane_names(trace: &Trace, layout: &Layout, view: &View) -> Markup {
+    let g = Geometry::new(layout, view);
+    let now_actor = view.cursor.checked_sub(1).map(|i| trace.events()[i].actor);
+    let mut o = Markup::new();
+    o.fill(
+        r#"<svg class="swimlanes lane-names" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 % %" aria-hidden="true">"#,
+        &[LEFT, g.height],
+        &[],
+    );
+    for (i, lane) in layout.lanes.iter().enumerate() {
+        let y = TOP + i as f64 * g.lane_h;
+        o.fill(
+            r#"<rect x="0" y="%" width="%" height="%" class="$"/><text x="6" y="%" class="lane-label">$</text>"#,
+            &[y, LEFT, g.lane_h, y + g.lane_h / 2.0 + 4.0],
+            &[lane_bg(now_actor == Some(lane.actor), i), &lane.label],
+        );
+    }
+    o.fixed("</svg>");
+    o
+}
+
+/// A lane's background: the lane of the step just taken stands out (what changed is
+/// there), the others alternate.
+fn lane_bg(now: bool, index: usize) -> &'static str {
+    match (now, index.is_multiple_of(2)) {
+        (true, _) => "lane-bg now",
+        (false, true) => "lane-bg even",
+        (false, false) => "lane-bg",
+    }
 }
 
 /// The class of each holder's colour (one per worker, repeating after six).

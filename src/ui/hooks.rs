@@ -1,6 +1,7 @@
 //! Effects for the views: the playback timer (the only place a timer exists), content
-//! loaded once it has arrived (lessons, the quiz's questions), and the page's word that a
-//! newer deploy is ready. No view state lives here.
+//! loaded once it has arrived (lessons, the quiz's questions), the timeline's scroll
+//! following the cursor on a narrow screen, and the page's word that a newer deploy is
+//! ready. No view state lives here.
 
 use gloo_timers::callback::Interval;
 use yew::prelude::*;
@@ -84,4 +85,54 @@ fn update_pending() -> bool {
     web_sys::window()
         .and_then(|w| js_sys::Reflect::get(&w, &"fpUpdate".into()).ok())
         .is_some_and(|v| v.is_truthy())
+}
+
+/// Keeps the cursor in view in a drawing wider than its box (a phone): when `moved`
+/// changes and the cursor, at `at` of the drawing's width, is outside the visible part
+/// right of the pinned lane names (`names` of the width), the box scrolls to put it at
+/// two fifths of that part, so what just happened and what comes next are both in view.
+/// A box that is not scrolled sideways is left alone, and so is a learner's own swipe
+/// until the cursor moves.
+#[hook]
+pub(crate) fn use_follow_cursor<M: PartialEq + 'static>(
+    scroller: NodeRef,
+    moved: M,
+    at: f64,
+    names: f64,
+) {
+    use_effect_with(moved, move |_| {
+        if let Some(el) = scroller.cast::<web_sys::Element>() {
+            let (width, shown) = (f64::from(el.scroll_width()), f64::from(el.client_width()));
+            if width > shown + 1.0 {
+                let (x, names_px, left) = (at * width, names * width, f64::from(el.scroll_left()));
+                let margin = 12.0;
+                if x < left + names_px + margin || x > left + shown - margin {
+                    let target = x - names_px - (shown - names_px) * 0.4;
+                    el.set_scroll_left(target.max(0.0) as i32);
+                }
+            }
+        }
+        || ()
+    });
+}
+
+/// Keys pressed with no element focused (the target is the page's body): `on_key` gets
+/// them while the component is mounted. Keys aimed at an element are that element's.
+#[hook]
+pub(crate) fn use_page_keys(on_key: Callback<KeyboardEvent>) {
+    use wasm_bindgen::JsCast;
+    use_effect_with((), move |_| {
+        let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
+            gloo_events::EventListener::new(&document, "keydown", move |e| {
+                let on_page = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_none_or(|el| matches!(el.tag_name().as_str(), "BODY" | "HTML"));
+                if on_page && let Some(e) = e.dyn_ref::<KeyboardEvent>() {
+                    on_key.emit(e.clone());
+                }
+            })
+        });
+        move || drop(listener)
+    });
 }

@@ -215,3 +215,75 @@ async fn a_run_cut_short_says_where_and_that_nothing_after_was_checked() {
     let window = window.text_content().unwrap_or_default();
     assert!(window.contains("Events 1 to 400 of 20000"), "{window}");
 }
+
+/// Issue 30, item 7: arriving from a home card leaves focus on the page itself, and → did
+/// nothing until the learner clicked inside the player.
+#[wasm_bindgen_test]
+async fn the_keys_work_on_arrival_with_focus_on_the_page() {
+    let root = mount_at("#/s/gc-pause-fenced?v=1&reveal=1").await;
+    let document = web_sys::window().unwrap().document().unwrap();
+    if let Some(active) =
+        document.active_element().and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        active.blur().unwrap();
+    }
+    let body: web_sys::Element = document.body().unwrap().into();
+    let steps = || text(&find(&root, "step-count").expect("the step counter"));
+    let before = steps();
+    press(&body, "ArrowRight", false).await;
+    assert_ne!(steps(), before, "→ on the page steps the player");
+    // A key aimed at a form field stays the field's.
+    let after = steps();
+    let field = find(&root, "param-pause").expect("a what-if field");
+    press(&field, "ArrowRight", false).await;
+    assert_eq!(steps(), after, "→ in a what-if field leaves the cursor alone");
+}
+
+/// Issue 30, item 8: "Why:" links numbered events from 0 and the step counter from 1, so
+/// "#5" opened "step 6 of 13". A link names the step it opens.
+#[wasm_bindgen_test]
+async fn a_why_link_names_the_step_it_opens() {
+    let root = mount_at("#/s/gc-pause-fenced?v=1&reveal=1").await;
+    let mut link = None;
+    for _ in 0..40 {
+        link = root.query_selector("[data-testid=why] button[data-seek]").unwrap();
+        if link.is_some() {
+            break;
+        }
+        click(&root, "step-forward").await;
+    }
+    let link: web_sys::HtmlElement =
+        link.expect("a step with a why and its causes").dyn_into().unwrap();
+    let said = link.text_content().unwrap_or_default();
+    let step: String =
+        said.trim_start_matches("step ").chars().take_while(char::is_ascii_digit).collect();
+    assert!(said.starts_with("step ") && !step.is_empty(), "{said}");
+    link.click();
+    settle().await;
+    let counter = text(&find(&root, "step-count").expect("the step counter"));
+    assert!(counter.starts_with(&format!("step {step} of")), "{said} opened {counter}");
+}
+
+/// Issue 30, item 9: a step the story does not speak of showed its raw event above the
+/// earlier paragraph, which read as if that paragraph's write happened again.
+#[wasm_bindgen_test]
+async fn a_step_the_story_skips_says_what_it_did_and_labels_the_earlier_paragraph() {
+    let root = mount_at("#/s/gc-pause-unfenced?v=1&reveal=1").await;
+    let player = find(&root, "player").expect("the player");
+    let narration = || text(&find(&root, "narration").expect("the narration"));
+    let (mut labelled, mut told) = (0, 0);
+    for _ in 0..40 {
+        click(&root, "step-forward").await;
+        let said = narration();
+        if said.starts_with("This step:") {
+            labelled += 1;
+            assert!(said.contains("From step "), "the earlier paragraph says whose it is: {said}");
+        } else {
+            told += 1;
+            assert!(!said.contains("From step "), "a step's own paragraph is not labelled: {said}");
+        }
+    }
+    press(&player, "End", false).await;
+    assert!(narration().starts_with("This step:"), "{}", narration());
+    assert!(labelled > 0 && told > 0, "{labelled} labelled steps, {told} told");
+}

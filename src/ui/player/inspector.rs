@@ -109,11 +109,15 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
                 o.open("span", &[("class", "causes")]).text(&format!(" {} ", m.t("player.see")));
                 for &c in &event.causes {
                     let cause = &trace.events()[c as usize];
-                    let text = format!(
-                        "#{c} {} {} at {}",
-                        trace.actor_name(cause.actor),
-                        cause.kind.tag().replace('-', " "),
-                        m.secs(cause.at_ms)
+                    // Numbered as the step counter and the event log number it: from 1.
+                    let text = m.tf(
+                        "player.cause",
+                        &[
+                            ("step", &(c + 1).to_string()),
+                            ("who", &trace.actor_name(cause.actor)),
+                            ("what", &cause.kind.tag().replace('-', " ")),
+                            ("at", &m.secs(cause.at_ms)),
+                        ],
                     );
                     o.element("button", &[("class", "link"), ("data-seek", &c.to_string())], &text)
                         .text(" ");

@@ -175,34 +175,24 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     let onkeydown = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
-            // Keys act only while the player has focus, so an embedding page keeps its own.
-            let action = match (e.key().as_str(), e.shift_key()) {
-                ("ArrowRight", false) => Action::StepForward,
-                ("ArrowLeft", false) => Action::StepBack,
-                ("ArrowRight", true) => Action::NextMilestone,
-                ("ArrowLeft", true) => Action::PrevMilestone,
-                (" ", _) => Action::TogglePlay,
-                ("Home", _) => Action::First,
-                ("End", _) => Action::Last,
-                _ => return,
-            };
-            // Leave typing in form fields (and Space on buttons) alone.
-            let in_field = e
-                .target()
-                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-                .is_some_and(|el| {
-                    matches!(
-                        el.tag_name().as_str(),
-                        "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "SUMMARY"
-                    ) && el.get_attribute("type").as_deref() != Some("range")
-                });
-            if in_field {
-                return;
+            if let Some(action) = key_action(&e) {
+                e.prevent_default();
+                dispatch.emit(action);
             }
-            e.prevent_default();
-            dispatch.emit(action);
         })
     };
+    // A learner arriving from a link has focus on the page itself, not on the player: the
+    // keys work at once (the story says so). Keys aimed at anything else are left alone,
+    // and an embed's keys stay in its frame, so a host page keeps its own.
+    crate::ui::hooks::use_page_keys(Callback::from({
+        let dispatch = dispatch.clone();
+        move |e: KeyboardEvent| {
+            if let Some(action) = key_action(&e) {
+                e.prevent_default();
+                dispatch.emit(action);
+            }
+        }
+    }));
     let scenario = &player.original;
     let id = &scenario.id;
     let forked = !player.whatif.is_original();
@@ -299,6 +289,29 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     }
 }
 
+/// The player's keys: what a key pressed with focus in the player (or on the page itself)
+/// does, `None` for other keys and for typing in a form field or Space on a button.
+fn key_action(e: &KeyboardEvent) -> Option<Action> {
+    let action = match (e.key().as_str(), e.shift_key()) {
+        ("ArrowRight", false) => Action::StepForward,
+        ("ArrowLeft", false) => Action::StepBack,
+        ("ArrowRight", true) => Action::NextMilestone,
+        ("ArrowLeft", true) => Action::PrevMilestone,
+        (" ", _) => Action::TogglePlay,
+        ("Home", _) => Action::First,
+        ("End", _) => Action::Last,
+        _ => return None,
+    };
+    let in_field = e
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .is_some_and(|el| {
+            matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "SUMMARY")
+                && el.get_attribute("type").as_deref() != Some("range")
+        });
+    (!in_field).then_some(action)
+}
+
 /// The "In your code" panel, each name the lesson puts in backticks shown as code
 /// (`docs/library-names.json` lists them). One piece of markup rather than a node per
 /// name: the first page's budget.
@@ -321,10 +334,9 @@ fn break_target(view: &crate::route::View) -> Option<crate::route::Target> {
     }
 }
 
-/// What the story says at this step: the lesson's paragraph at its event; at the later
-/// steps of the same instant, what that step did first (so each step reads differently)
-/// with the paragraph after it; a plain sentence for a step the story does not speak of;
-/// how to begin before the first.
+/// What the story says at this step: the lesson's paragraph at its event; at a later step
+/// the paragraph does not speak of, "This step:" and what that step did, then the
+/// paragraph labelled with the step it belongs to; how to begin before the first.
 fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
     use crate::catalogue::narration::{Told, told_now};
     let trace = &player.trace;
@@ -336,7 +348,10 @@ fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
         Told::Paragraph(i) => m.content(&format!("s.{id}.n.{i}"), &lesson.narration[i].text),
         Told::Departed => m.t("player.whatif_differs"),
     });
-    let step = match player.current_event() {
+    // A step the story does not speak of says what it did, labelled as this step; the
+    // paragraph it follows stays below, labelled with its own step, so it does not read as
+    // if its events happened again.
+    let (step, this_step) = match player.current_event() {
         Some(e) if story.is_none() || !at_its_event => {
             let prose = m.note(&e.note);
             let said = match (prose.is_empty(), e.command.is_empty()) {
@@ -344,15 +359,35 @@ fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
                 (true, true) => e.reply.clone(),
                 (true, false) => format!("{} \u{2192} {}", e.command, e.reply),
             };
-            Some(format!("{}: {said}", trace.actor_name(e.actor)))
+            (Some(format!("{}: {said}", trace.actor_name(e.actor))), true)
         }
-        Some(_) => None,
-        None => Some(m.t("player.begin")),
+        Some(_) => (None, false),
+        None => (Some(m.t("player.begin")), false),
     };
+    let earlier = match now {
+        Some((Told::Paragraph(_), event)) if !at_its_event => {
+            Some(m.tf("player.story_earlier", &[("step", &(event + 1).to_string())]))
+        }
+        _ => None,
+    };
+    // Keys are for a keyboard: a touch screen (hover: none) hides the hint.
+    let keys = player.current_event().is_none().then(|| {
+        html! { <>{ " " }<span class="keys-hint">{ m.t("player.begin_keys") }</span></> }
+    });
     html! {
         <div class="narration" data-testid="narration" aria-live="polite">
-            if let Some(step) = step { <p class="step">{ step }</p> }
-            if let Some(story) = story { <p class="story">{ story }</p> }
+            if let Some(step) = step {
+                <p class="step">
+                    if this_step { <strong>{ m.t("player.this_step") }{ " " }</strong> }
+                    { step }{ for keys }
+                </p>
+            }
+            if let Some(story) = story {
+                <p class="story">
+                    if let Some(earlier) = earlier { <strong>{ earlier }{ " " }</strong> }
+                    { story }
+                </p>
+            }
         </div>
     }
 }

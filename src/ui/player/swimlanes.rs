@@ -1,7 +1,8 @@
 //! The swimlane timeline on the page: the drawing (`crate::timeline::svg`, one string) in
-//! a box that scrolls sideways on narrow screens, a click on a mark moving the cursor, and
-//! an explanation of the mark under the pointer or keyboard focus. The layout is computed
-//! once per trace; a seek only re-renders the text.
+//! a box that scrolls sideways on narrow screens, following the cursor there with the lane
+//! names pinned over its left edge; a click on a mark moving the cursor, and an
+//! explanation of the mark under the pointer or keyboard focus. The layout is computed
+//! once per trace; a seek only re-renders the text. It never simulates.
 
 use yew::prelude::*;
 
@@ -48,6 +49,14 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     };
     let geometry = Geometry::new(&layout, &view);
     let drawing = crate::ui::markup(svg::render(trace, &layout, &view));
+    let names = (!props.compact).then(|| crate::ui::markup(svg::lane_names(trace, &layout, &view)));
+    let scroller = use_node_ref();
+    crate::ui::hooks::use_follow_cursor(
+        scroller.clone(),
+        (props.cursor, props.time_ms),
+        geometry.x(props.time_ms) / WIDTH,
+        svg::LEFT / WIDTH,
+    );
 
     // One listener each for every mark: the event's index is on the mark.
     let mark_of = |target: Option<web_sys::EventTarget>| {
@@ -105,10 +114,16 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     });
     html! {
         <div class={classes!("timeline", props.compact.then_some("compact"))} onmouseleave={hide}>
-            <div class="timeline-inner" {onclick} {onkeydown} {onmouseover} {onfocusin}>
-                { drawing }
-                { for tip_box }
+            <div class="timeline-scroll" ref={scroller} data-testid="timeline-scroll">
+                <div class="timeline-inner" {onclick} {onkeydown} {onmouseover} {onfocusin}>
+                    { drawing }
+                    { for tip_box }
+                </div>
             </div>
+            { for names }
+            if !props.compact {
+                <p class="timeline-hint muted" data-testid="timeline-hint">{ m.t("player.timeline_swipe") }</p>
+            }
         </div>
     }
 }
