@@ -19,7 +19,7 @@ pub const WIDTH: f64 = 1000.0;
 /// Room on the right for the last marker's token label: nothing is clipped at the edge.
 const PLOT: f64 = WIDTH - LEFT - 30.0;
 /// Room left of 0 s for a marker at the very start.
-const PAD: f64 = 8.0;
+pub const PAD: f64 = 8.0;
 const LANE: f64 = 46.0;
 const LANE_COMPACT: f64 = 30.0;
 const LANE_CROWDED: f64 = 36.0;
@@ -321,7 +321,8 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
     o
 }
 
-/// The lane names alone, drawn to the same scale as `render`'s left margin: a phone shows
+/// The lane names alone, drawn to the same scale as `render`'s left margin (short of the
+/// 0 s mark, whose label stays in view): a phone shows
 /// the drawing wider than the screen, and the page pins this over its left edge so the
 /// names stay in view while the drawing scrolls under them. Hidden from screen readers
 /// (the drawing itself names its lanes).
@@ -331,14 +332,14 @@ pub fn lane_names(trace: &Trace, layout: &Layout, view: &View) -> Markup {
     let mut o = Markup::new();
     o.fill(
         r#"<svg class="swimlanes lane-names" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 % %" aria-hidden="true">"#,
-        &[LEFT, g.height],
+        &[LEFT - PAD, g.height],
         &[],
     );
     for (i, lane) in layout.lanes.iter().enumerate() {
         let y = TOP + i as f64 * g.lane_h;
         o.fill(
             r#"<rect x="0" y="%" width="%" height="%" class="$"/><text x="6" y="%" class="lane-label">$</text>"#,
-            &[y, LEFT, g.lane_h, y + g.lane_h / 2.0 + 4.0],
+            &[y, LEFT - PAD, g.lane_h, y + g.lane_h / 2.0 + 4.0],
             &[lane_bg(now_actor == Some(lane.actor), i), &lane.label],
         );
     }

@@ -274,7 +274,6 @@ pub fn App<P: Pages>() -> Html {
             || ()
         });
     }
-    let update_ready = crate::ui::hooks::use_update_ready();
     let view = if elsewhere { Html::default() } else { P::render(&link, &m) };
     let course_lang = P::LANGUAGE_MENU_ONLY.then(|| on_lang.clone());
     let class = classes!("app", link.embed.then_some("embed"));
@@ -313,12 +312,12 @@ pub fn App<P: Pages>() -> Html {
                         </label>
                     </header>
                 }
-                if update_ready {
-                    <p class="notice update" role="status" data-testid="update-ready">
-                        { m.t("app.update_ready") }{ " " }
-                        <button data-testid="update-reload" onclick={Callback::from(|_| crate::ui::hooks::apply_update())}>{ m.t("app.update_reload") }</button>
-                    </p>
-                }
+                // Shown by the pages' script (the class fp-update) when a newer deploy is
+                // ready; its button is the script's too. Nothing here watches for it.
+                <p class="notice update" role="status" data-testid="update-ready">
+                    { m.t("app.update_ready") }{ " " }
+                    <button data-testid="update-reload">{ m.t("app.update_reload") }</button>
+                </p>
                 if *pack_failed {
                     <p class="notice" role="alert" data-testid="pack-failed">{ m.tf("app.pack_failed", &[("lang", lang.name())]) }</p>
                 }

@@ -1,7 +1,7 @@
 //! Effects for the views: the playback timer (the only place a timer exists), content
 //! loaded once it has arrived (lessons, the quiz's questions), the timeline's scroll
-//! following the cursor on a narrow screen, and the page's word that a newer deploy is
-//! ready. No view state lives here.
+//! following the cursor on a narrow screen, keys pressed on the page itself, and scrolling
+//! a prediction into view. No view state lives here.
 
 use gloo_timers::callback::Interval;
 use yew::prelude::*;
@@ -53,55 +53,19 @@ pub(crate) fn use_autoplay(playing: bool, on_action: Callback<Action>) {
     });
 }
 
-/// Whether a newer deploy of the site is ready (its service worker installed while this page
-/// runs the previous one, or another tab already switched to it). The pages' inline script
-/// watches the service worker, since it must run before and without the app; it sets
-/// `fpUpdate` and fires `fp-update`, and `apply_update` asks it to switch and reload.
+/// Keeps the cursor in view in the player's drawing when it is wider than its box (a
+/// phone): when `moved` changes and the cursor, at `at` of the drawing's width, is outside
+/// the visible part right of the pinned lane names (`names` of the width), the box scrolls
+/// to put it at two fifths of that part, so what just happened and what comes next are
+/// both in view. A box that is not scrolled sideways is left alone, and so is a learner's
+/// own swipe until the cursor moves. (Found by its class: a page has one player.)
 #[hook]
-pub(crate) fn use_update_ready() -> bool {
-    let ready = use_state(update_pending);
-    {
-        let ready = ready.clone();
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|window| {
-                gloo_events::EventListener::new(&window, "fp-update", move |_| ready.set(true))
-            });
-            move || drop(listener)
-        });
-    }
-    *ready
-}
-
-/// The learner accepted the new version: the inline script lets the waiting worker take
-/// over and reloads once it has (or reloads at once if it already has).
-pub(crate) fn apply_update() {
-    if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new("fp-update-apply")) {
-        let _ = window.dispatch_event(&event);
-    }
-}
-
-/// The inline script may have found the waiting worker before the app mounted.
-fn update_pending() -> bool {
-    web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w, &"fpUpdate".into()).ok())
-        .is_some_and(|v| v.is_truthy())
-}
-
-/// Keeps the cursor in view in a drawing wider than its box (a phone): when `moved`
-/// changes and the cursor, at `at` of the drawing's width, is outside the visible part
-/// right of the pinned lane names (`names` of the width), the box scrolls to put it at
-/// two fifths of that part, so what just happened and what comes next are both in view.
-/// A box that is not scrolled sideways is left alone, and so is a learner's own swipe
-/// until the cursor moves.
-#[hook]
-pub(crate) fn use_follow_cursor<M: PartialEq + 'static>(
-    scroller: NodeRef,
-    moved: M,
-    at: f64,
-    names: f64,
-) {
+pub(crate) fn use_follow_cursor<M: PartialEq + 'static>(moved: M, at: f64, names: f64) {
     use_effect_with(moved, move |_| {
-        if let Some(el) = scroller.cast::<web_sys::Element>() {
+        let scroller = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".player .timeline-scroll").ok().flatten());
+        if let Some(el) = scroller {
             let (width, shown) = (f64::from(el.scroll_width()), f64::from(el.client_width()));
             if width > shown + 1.0 {
                 let (x, names_px, left) = (at * width, names * width, f64::from(el.scroll_left()));
@@ -116,23 +80,55 @@ pub(crate) fn use_follow_cursor<M: PartialEq + 'static>(
     });
 }
 
-/// Keys pressed with no element focused (the target is the page's body): `on_key` gets
-/// them while the component is mounted. Keys aimed at an element are that element's.
+/// Keys pressed with focus inside an element matching `within` or on the page itself (its
+/// body): `on_key` gets them while the component is mounted.
 #[hook]
-pub(crate) fn use_page_keys(on_key: Callback<KeyboardEvent>) {
+pub(crate) fn use_page_keys(within: &'static str, on_key: Callback<KeyboardEvent>) {
     use wasm_bindgen::JsCast;
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|document| {
             gloo_events::EventListener::new(&document, "keydown", move |e| {
-                let on_page = e
+                let ours = e
                     .target()
                     .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_none_or(|el| matches!(el.tag_name().as_str(), "BODY" | "HTML"));
-                if on_page && let Some(e) = e.dyn_ref::<KeyboardEvent>() {
+                    .is_none_or(|el| {
+                        matches!(el.tag_name().as_str(), "BODY" | "HTML")
+                            || el.closest(within).ok().flatten().is_some()
+                    });
+                if ours && let Some(e) = e.dyn_ref::<KeyboardEvent>() {
                     on_key.emit(e.clone());
                 }
             })
         });
         move || drop(listener)
     });
+}
+
+/// Scrolls the page's prediction (`.prompt`) just enough to show its end whenever `key`
+/// changes and it is not wholly on screen: a prediction appearing below the fold, or its
+/// feedback and Continue button under a phone's fixed step controls (the page's CSS gives
+/// it the margin to clear them).
+#[hook]
+pub(crate) fn use_prompt_in_view<K: PartialEq + 'static>(key: K) {
+    use_effect_with(key, move |_| {
+        let prompt = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".prompt").ok().flatten());
+        if let Some(el) = prompt {
+            bring_into_view(&el, false);
+        }
+        || ()
+    });
+}
+
+/// Scrolls `el` into view, its top (`top`) or its end, unless it is already on screen.
+pub(crate) fn bring_into_view(el: &web_sys::Element, top: bool) {
+    let shown = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let rect = el.get_bounding_client_rect();
+    if rect.top() < 0.0 || rect.bottom() > shown {
+        el.scroll_into_view_with_bool(top);
+    }
 }

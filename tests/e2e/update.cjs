@@ -82,7 +82,7 @@ const checkForUpdate = (page) => page.evaluate(async () => {
     await controlled(page);
     const first = await cacheKeys(page);
     if (first.length !== 1) problems.push(`first visit: caches ${JSON.stringify(first)}`);
-    if (await page.locator('[data-testid=update-ready]').count()) problems.push('first visit: a new version was offered with none deployed');
+    if (await page.locator('[data-testid=update-ready]').isVisible()) problems.push('first visit: a new version was offered with none deployed');
 
     // Deploy 2. The running page is offered it without a reload; a reload and a new tab keep
     // the running version (a page never mixes two deploys' files) and offer it too.
@@ -113,7 +113,7 @@ const checkForUpdate = (page) => page.evaluate(async () => {
     const after = await cacheKeys(page);
     if (JSON.stringify(after) !== JSON.stringify([`${PREFIX}deploy2deploy2aa`])) problems.push(`accepted: caches ${JSON.stringify(after)}`);
     if (!script.endsWith('/sw.js')) problems.push(`accepted: controller ${script}`);
-    if (await page.locator('[data-testid=update-ready]').count()) problems.push('accepted: the reloaded page still offers an update');
+    if (await page.locator('[data-testid=update-ready]').isVisible()) problems.push('accepted: the reloaded page still offers an update');
     await other.waitForSelector('[data-testid=update-ready]', { timeout: 5000 }).catch(() => problems.push('accepted: the other tab, switched under it, was not asked to reload'));
     await other.close();
 
@@ -128,7 +128,7 @@ const checkForUpdate = (page) => page.evaluate(async () => {
       await page.reload();
       await page.waitForSelector('[data-testid=player]', { timeout: 20000 });
     }
-    if (await page.locator('[data-testid=update-ready]').count()) problems.push('broken deploy: a reload was offered to a version that cannot install');
+    if (await page.locator('[data-testid=update-ready]').isVisible()) problems.push('broken deploy: a reload was offered to a version that cannot install');
     if (errors.length) problems.push(`page errors: ${errors.slice(0, 3).join(' | ')}`);
   } finally {
     await browser.close();

@@ -443,6 +443,10 @@ pub(crate) fn store(ty: Type, value: Value) -> Result<Value, SqlError> {
         (Type::Bool, Value::Bool(b)) => Ok(Value::Bool(b)),
         (Type::Bool, Value::Text(s)) => parse_bool_input(&s, 0).map(Value::Bool),
         (Type::Uuid, Value::Text(s)) => parse_uuid_input(&s, 0).map(|u| Value::Text(u.into())),
-        (ty, v) => Err(SqlError::plain(format!("cannot store {v:?} in a {} column", ty.name()))),
+        (ty, v) => Err(SqlError::plain(format!(
+            "cannot store {} in a {} column",
+            super::expr::literal_text(&v),
+            ty.name()
+        ))),
     }
 }

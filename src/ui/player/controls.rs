@@ -81,7 +81,9 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
                 <button onclick={send(Action::StepBack)} title="Left" aria-label={m.t("player.step_back")} data-testid="step-back">{ "◀" }</button>
                 <button onclick={send(Action::TogglePlay)} data-testid="play" disabled={asking} aria-pressed={p.playing.to_string()}
                     aria-label={if p.playing { m.t("player.pause") } else { m.t("player.play") }} title="Space">
-                    { if p.playing { format!("❚❚ {}", m.t("player.pause")) } else { format!("▶ {}", m.t("player.play")) } }
+                    // The word goes on a phone (its bar keeps one row); the label keeps it.
+                    { if p.playing { "❚❚" } else { "▶" } }
+                    <span class="play-word">{ " " }{ if p.playing { m.t("player.pause") } else { m.t("player.play") } }</span>
                 </button>
                 <button onclick={send(Action::StepForward)} disabled={no_forward} title="Right" aria-label={m.t("player.step_forward")} data-testid="step-forward">{ "▶" }</button>
                 <button onclick={send(Action::NextMilestone)} disabled={no_forward} title="Shift+Right" aria-label={m.t("player.next_milestone")} data-testid="milestone-forward">{ "▶▶" }</button>

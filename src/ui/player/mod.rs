@@ -172,7 +172,11 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         });
     }
 
-    let onkeydown = {
+    // The player's keys, while focus is in it or on the page itself (a learner arriving
+    // from a link has focus on the page, not the player, and the story says → steps). Keys
+    // aimed at anything else are left alone, and an embed's keys stay in its frame, so a
+    // host page keeps its own.
+    crate::ui::hooks::use_page_keys(".player", {
         let dispatch = dispatch.clone();
         Callback::from(move |e: KeyboardEvent| {
             if let Some(action) = key_action(&e) {
@@ -180,19 +184,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 dispatch.emit(action);
             }
         })
-    };
-    // A learner arriving from a link has focus on the page itself, not on the player: the
-    // keys work at once (the story says so). Keys aimed at anything else are left alone,
-    // and an embed's keys stay in its frame, so a host page keeps its own.
-    crate::ui::hooks::use_page_keys(Callback::from({
-        let dispatch = dispatch.clone();
-        move |e: KeyboardEvent| {
-            if let Some(action) = key_action(&e) {
-                e.prevent_default();
-                dispatch.emit(action);
-            }
-        }
-    }));
+    });
     let scenario = &player.original;
     let id = &scenario.id;
     let forked = !player.whatif.is_original();
@@ -236,7 +228,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     Controls::Full => None,
                     Controls::Compact => Some("controls-compact"),
                     Controls::None => Some("controls-none"),
-                 })} data-testid="player" data-id={id.to_string()} tabindex="0" {onkeydown}
+                 })} data-testid="player" data-id={id.to_string()} tabindex="0"
                  aria-label={m.tf("player.label", &[("title", &title)])}>
             <header class="player-head">
                 <h1>{ &title }</h1>
@@ -289,8 +281,8 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     }
 }
 
-/// The player's keys: what a key pressed with focus in the player (or on the page itself)
-/// does, `None` for other keys and for typing in a form field or Space on a button.
+/// What a key does in the player: `None` for other keys and for typing in a form field or
+/// Space on a button.
 fn key_action(e: &KeyboardEvent) -> Option<Action> {
     let action = match (e.key().as_str(), e.shift_key()) {
         ("ArrowRight", false) => Action::StepForward,

@@ -21,6 +21,7 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
     let m = use_i18n();
     let chosen = use_state(|| None::<usize>);
     let attempts = use_mut_ref(|| 0u32);
+    crate::ui::hooks::use_prompt_in_view(*chosen);
     let Some(prompt) = props.scenario.prompts.get(props.index) else { return html! {} };
     let id = &props.scenario.id;
     let key = |suffix: &str| format!("s.{id}.p.{}.{suffix}", props.index);
@@ -79,11 +80,22 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
         let chosen = chosen.clone();
         Callback::from(move |_: MouseEvent| chosen.set(None))
     };
+    // Going on, the learner watches what happens next: the timeline comes back into view
+    // (on a phone the answer may have scrolled it far up).
     let go_on = {
         let on_action = props.on_action.clone();
         let i = props.index;
-        Callback::from(move |_: MouseEvent| on_action.emit(Action::ContinueAfterPrompt(i)))
+        Callback::from(move |_: MouseEvent| {
+            on_action.emit(Action::ContinueAfterPrompt(i));
+            let timeline = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector(".player .timeline").ok().flatten());
+            if let Some(timeline) = timeline {
+                crate::ui::hooks::bring_into_view(&timeline, true);
+            }
+        })
     };
+
     let n = (props.index + 1).to_string();
     let total = props.scenario.prompts.len().to_string();
     html! {

@@ -50,12 +50,10 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     let geometry = Geometry::new(&layout, &view);
     let drawing = crate::ui::markup(svg::render(trace, &layout, &view));
     let names = (!props.compact).then(|| crate::ui::markup(svg::lane_names(trace, &layout, &view)));
-    let scroller = use_node_ref();
     crate::ui::hooks::use_follow_cursor(
-        scroller.clone(),
         (props.cursor, props.time_ms),
         geometry.x(props.time_ms) / WIDTH,
-        svg::LEFT / WIDTH,
+        (svg::LEFT - svg::PAD) / WIDTH,
     );
 
     // One listener each for every mark: the event's index is on the mark.
@@ -114,7 +112,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     });
     html! {
         <div class={classes!("timeline", props.compact.then_some("compact"))} onmouseleave={hide}>
-            <div class="timeline-scroll" ref={scroller} data-testid="timeline-scroll">
+            <div class="timeline-scroll" data-testid="timeline-scroll">
                 <div class="timeline-inner" {onclick} {onkeydown} {onmouseover} {onfocusin}>
                     { drawing }
                     { for tip_box }
