@@ -25,8 +25,12 @@ pub enum Protection {
 /// One thing a variant changed in the scenario, for the line under its heading.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Change {
-    /// Writes carry no token and have no fence condition.
+    /// The lock still hands out tokens, but writes do not send them and have no fence
+    /// condition (the grants' token badges stay in the drawing: the counter still counts).
     WritesUnfenced,
+    /// No token exists (the scenario's lock hands out none) and writes have no fence
+    /// condition.
+    NoTokenNoFence,
     /// Every write carries its grant's token and the UPDATE requires `last_fence < token`.
     WritesFenced,
     /// Payment calls carry no idempotency key.
@@ -47,6 +51,41 @@ pub enum Change {
     /// The variant asks for an idempotency key, but no step makes a payment call: the key
     /// has nothing to protect here (said, so the variant does not look like a mistake).
     KeyUnused,
+}
+
+/// One panel of the compare view: the protections whose rewrites make the same run, that
+/// run's scenario, and what the rewrites changed. An idempotency key where nothing is
+/// charged changes nothing, so "no protection" and "key only" share a panel there (and
+/// "fencing" and "both"), said once rather than drawn twice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// In [`Protection::ALL`]'s order; never empty.
+    pub protections: Vec<Protection>,
+    pub scenario: Scenario,
+    /// What the first protection's rewrite changed, then what a folded-in one adds (its
+    /// [`Change::KeyUnused`]).
+    pub changes: Vec<Change>,
+}
+
+/// The compare view's panels for `original`: each protection's rewrite, a rewrite whose
+/// setup equals an earlier one's folded into that panel.
+pub fn variants(original: &Scenario) -> Vec<Variant> {
+    let mut out: Vec<Variant> = Vec::new();
+    for protection in Protection::ALL {
+        let (scenario, changes) = protection.apply(original);
+        match out.iter_mut().find(|v| v.scenario.setup == scenario.setup) {
+            Some(same) => {
+                same.protections.push(protection);
+                for change in changes {
+                    if !same.changes.contains(&change) {
+                        same.changes.push(change);
+                    }
+                }
+            }
+            None => out.push(Variant { protections: vec![protection], scenario, changes }),
+        }
+    }
+    out
 }
 
 impl Protection {
@@ -91,6 +130,10 @@ impl Protection {
                 changes.push(change);
             }
         };
+        let unfenced = match s.setup.tokens {
+            TokenSource::None => Change::NoTokenNoFence,
+            _ => Change::WritesUnfenced,
+        };
         if self.fenced() {
             note(make_tokens_trustworthy(&mut s), Change::TokenFromScript);
             if s.setup.redis.topology == Topology::Redlock
@@ -112,7 +155,7 @@ impl Protection {
             note(s.setup.sql.guard != Guard::Lt, Change::WritesFenced);
             s.setup.sql.guard = Guard::Lt;
         } else {
-            note(s.setup.sql.guard != Guard::None, Change::WritesUnfenced);
+            note(s.setup.sql.guard != Guard::None, unfenced);
             s.setup.sql.guard = Guard::None;
         }
         let key = if self.keyed() { KeyStrategy::PerOrder } else { KeyStrategy::None };
@@ -124,11 +167,8 @@ impl Protection {
                         Step::Write { how, .. } if *how != WriteHow::SetState => {
                             let wanted =
                                 if self.fenced() { WriteHow::Fenced } else { WriteHow::Unfenced };
-                            let change = if self.fenced() {
-                                Change::WritesFenced
-                            } else {
-                                Change::WritesUnfenced
-                            };
+                            let change =
+                                if self.fenced() { Change::WritesFenced } else { unfenced };
                             note(*how != wanted, change);
                             *how = wanted;
                         }
@@ -160,6 +200,7 @@ impl Change {
     pub fn key(self) -> &'static str {
         match self {
             Change::WritesUnfenced => "compare.change.unfenced",
+            Change::NoTokenNoFence => "compare.change.no_token",
             Change::WritesFenced => "compare.change.fenced",
             Change::NoKey => "compare.change.no_key",
             Change::KeyPerOrder => "compare.change.key",
@@ -172,8 +213,9 @@ impl Change {
     }
 
     /// Every change, for the check that each has a message.
-    pub const ALL: [Change; 9] = [
+    pub const ALL: [Change; 10] = [
         Change::WritesUnfenced,
+        Change::NoTokenNoFence,
         Change::WritesFenced,
         Change::NoKey,
         Change::KeyPerOrder,
@@ -234,5 +276,66 @@ mod tests {
         let charging = catalogue::find("stale-writer-idempotency-only").expect("built-in");
         let (_, changes) = Protection::IdempotencyKey.apply(&charging);
         assert!(!changes.contains(&Change::KeyUnused), "{changes:?}");
+    }
+
+    /// Issue 30, item 12: where nothing is charged the key changes nothing, so its panels
+    /// fold into the unkeyed ones, and the folded runs are the same run.
+    #[test]
+    fn variants_that_make_the_same_run_share_a_panel() {
+        use super::variants;
+        use crate::sim;
+        let words = |id: &str| -> Vec<Vec<&str>> {
+            let scenario = catalogue::find(id).expect("built-in");
+            variants(&scenario)
+                .iter()
+                .map(|v| v.protections.iter().map(|p| p.word()).collect())
+                .collect()
+        };
+        assert_eq!(words("gc-pause-fenced"), [vec!["none", "key"], vec!["fence", "both"]]);
+        assert_eq!(
+            words("stale-writer-idempotency-only"),
+            [vec!["none"], vec!["key"], vec!["fence"], vec!["both"]]
+        );
+        for scenario in catalogue::all() {
+            for variant in variants(&scenario) {
+                let run = sim::run(&variant.scenario.setup);
+                for &p in &variant.protections {
+                    let (fork, _) = p.apply(&scenario);
+                    assert_eq!(
+                        sim::run(&fork.setup).events(),
+                        run.events(),
+                        "{}: {}",
+                        scenario.id,
+                        p.word()
+                    );
+                }
+                // "The lock still hands out a token, but writes do not send it": every
+                // grant comes with a token (a run whose acquire script fails grants none)
+                // and no write carries one; "no token exists": none anywhere.
+                let (mut grants, mut tokens) = (0, 0);
+                for event in run.events() {
+                    match event.kind {
+                        sim::EventKind::Granted { token } => {
+                            grants += 1;
+                            tokens += usize::from(token.is_some());
+                        }
+                        sim::EventKind::TokenDrawn { .. } => tokens += 1,
+                        _ => {}
+                    }
+                }
+                let sent = run.summary().writes.iter().any(|w| w.token.is_some());
+                if variant.changes.contains(&Change::WritesUnfenced) {
+                    assert!(tokens >= grants && !sent, "{}", scenario.id);
+                }
+                if variant.changes.contains(&Change::NoTokenNoFence) {
+                    assert!(tokens == 0 && !sent, "{}", scenario.id);
+                }
+                // A folded panel says why (an upload's precondition can still tell "key
+                // only" from "no protection" where nothing is charged: not folded there).
+                if variant.protections.len() > 1 {
+                    assert!(variant.changes.contains(&Change::KeyUnused), "{}", scenario.id);
+                }
+            }
+        }
     }
 }

@@ -4,15 +4,56 @@
 //!
 //! Pure: it reads a finished trace (the checker's notes and causes) and never runs the model.
 
-use crate::sim::{Actor, EventKind, Trace};
+use crate::sim::{Actor, EventKind, Property, Trace};
 
 /// One violation, ready to be put into words: the message key of its sentence, the values
-/// for its placeholders, and the property it broke.
+/// for its placeholders, the property it broke and what breaking it did.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Plain {
     pub key: String,
     pub args: Vec<(&'static str, String)>,
     pub property: &'static str,
+    pub harm: Harm,
+}
+
+/// What a broken property did to the data. A learner asks "was anything damaged?" before
+/// "which rule broke?": a duplicate token that only one worker used is a hazard, not a
+/// double write.
+#[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
+pub enum Harm {
+    /// The lock or the tokens broke a rule (a token given out twice or out of order, a
+    /// lock deleted or extended by a worker that did not own it) and no write or charge
+    /// broke one: nothing was damaged in this run.
+    Hazard,
+    /// A write or a charge broke a rule about the data: a stale write accepted, two
+    /// writers with one token, an order paid or charged twice.
+    Damage,
+}
+
+impl Harm {
+    /// What breaking `property` does.
+    pub fn of(property: Property) -> Harm {
+        match property {
+            Property::TokenUnique | Property::TokenOrder | Property::OwnerOnly => Harm::Hazard,
+            Property::NoStaleAccept
+            | Property::NoStaleHolder
+            | Property::OneWriterPerToken
+            | Property::PaidOnce
+            | Property::EffectOnce => Harm::Damage,
+        }
+    }
+}
+
+/// The worst harm of the run: `None` when it broke nothing.
+pub fn worst(trace: &Trace) -> Option<Harm> {
+    trace
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Violation { property, .. } => Some(Harm::of(*property)),
+            _ => None,
+        })
+        .max()
 }
 
 /// Every violation of the run, in trace order, without repeating an identical sentence.
@@ -34,7 +75,7 @@ pub fn plain(trace: &Trace) -> Vec<Plain> {
             ("sim.stale_token", false) => "verdict.sim.stale_token_alone".to_owned(),
             (note, _) => format!("verdict.{note}"),
         };
-        let plain = Plain { key, args, property: property.name() };
+        let plain = Plain { key, args, property: property.name(), harm: Harm::of(*property) };
         if !out.contains(&plain) {
             out.push(plain);
         }
@@ -80,6 +121,27 @@ mod tests {
         assert_eq!(arg("worker").as_deref(), Some("A"));
         assert_eq!(arg("newer").as_deref(), Some("B"));
         assert_eq!(arg("token").as_deref(), Some("33"));
+    }
+
+    /// Every built-in's verdict sorts each broken property into damage or hazard, and a
+    /// run called a hazard has no stale or double write and no double charge.
+    #[test]
+    fn a_hazard_verdict_means_no_write_broke_a_data_rule() {
+        let mut hazards = 0;
+        for scenario in catalogue::all() {
+            let trace = sim::run(&scenario.setup);
+            if super::worst(&trace) == Some(super::Harm::Hazard) {
+                hazards += 1;
+                let summary = trace.summary();
+                let mut tokens: Vec<_> =
+                    summary.writes.iter().filter(|w| w.rows > 0).map(|w| w.token).collect();
+                let n = tokens.len();
+                tokens.dedup();
+                assert_eq!(tokens.len(), n, "{}: two accepted writes with one token", scenario.id);
+                assert!(summary.charges <= 1, "{}: charged {} times", scenario.id, summary.charges);
+            }
+        }
+        assert!(hazards >= 2, "the built-ins show {hazards} hazard-only runs");
     }
 
     #[test]

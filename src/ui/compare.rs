@@ -4,7 +4,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::compare::Protection;
+use crate::compare::Variant;
 use crate::player::{Action, TraceRef};
 use crate::sim::{self, Scenario};
 use crate::ui::i18n::use_i18n;
@@ -22,14 +22,19 @@ pub(crate) struct CompareProps {
 pub(crate) fn Compare(props: &CompareProps) -> Html {
     let m = use_i18n();
     let variants = use_memo(props.scenario.clone(), |scenario| {
-        Protection::ALL
+        crate::compare::variants(scenario)
             .into_iter()
-            .map(|p| {
-                let (fork, changes) = p.apply(scenario);
-                (p, changes, TraceRef::new(sim::run(&fork.setup)))
+            .map(|Variant { protections, scenario, changes }| {
+                (protections, changes, TraceRef::new(sim::run(&scenario.setup)))
             })
             .collect::<Vec<_>>()
     });
+    // A panel for several protections (they make the same run) names them all.
+    let names = |protections: &[crate::compare::Protection]| -> (String, String) {
+        let words: Vec<&str> = protections.iter().map(|p| p.word()).collect();
+        let headings: Vec<String> = protections.iter().map(|p| m.lab(p.heading_key())).collect();
+        (words.join(" "), headings.join(" = "))
+    };
     let time = use_state(|| 0u64);
     let end_ms = variants.iter().map(|(_, _, t)| t.end_ms()).max().unwrap_or(0);
     let oninput = {
@@ -43,7 +48,8 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
             }
         })
     };
-    let rows = variants.iter().map(|(protection, changes, trace)| {
+    let rows = variants.iter().map(|(protections, changes, trace)| {
+        let (words, heading) = names(protections);
         // A click on an event of any variant moves the shared clock to it.
         let on_action = {
             let time = time.clone();
@@ -56,7 +62,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
             })
         };
         let cursor = trace.cursor_at_time(*time);
-        let bad = !trace.summary().violations.is_empty();
+        let bad = crate::verdict::worst(trace) == Some(crate::verdict::Harm::Damage);
         // One line saying what this variant changed in the lesson's scenario.
         let changed = match changes.is_empty() {
             true => m.lab("compare.unchanged"),
@@ -66,11 +72,11 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
             }
         };
         html! {
-            <section class="variant" data-testid="variant" data-variant={protection.word()}>
-                <h2>{ m.lab(protection.heading_key()) }</h2>
+            <section class="variant" data-testid="variant" data-variant={words}>
+                <h2>{ heading.clone() }</h2>
                 <p class="changes" data-testid="changes">{ changed }</p>
                 <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ crate::ui::player::verdict_text(&m, trace) }</p>
-                <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} title={m.lab(protection.heading_key())} />
+                <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} title={heading.clone()} />
             </section>
         }
     });
@@ -90,11 +96,12 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
         ]
     };
     let baseline = variants.first().map(|(_, _, t)| outcome(t));
-    let table = variants.iter().map(|(protection, _, trace)| {
+    let table = variants.iter().map(|(protections, _, trace)| {
+        let (words, heading) = names(protections);
         let cells = outcome(trace);
         html! {
-            <tr data-testid="compare-row" data-variant={protection.word()}>
-                <th scope="row">{ m.lab(protection.heading_key()) }</th>
+            <tr data-testid="compare-row" data-variant={words}>
+                <th scope="row">{ heading }</th>
                 { for cells.iter().enumerate().map(|(i, cell)| {
                     let differs = baseline.as_ref().is_some_and(|b| &b[i] != cell);
                     html! { <td class={classes!(differs.then_some("differs"))} data-differs={differs.to_string()}>{ cell }{ if differs { " ◆" } else { "" } }</td> }

@@ -72,3 +72,27 @@ fn print_variants() {
         );
     }
 }
+
+/// Issue 30, item 11: WAIT 1 after the grant makes A give up before its write; token 50
+/// is still given out twice, but only B writes. That is a hazard, not damage, and the
+/// verdict must not call it damage; without WAIT the same lesson damages the row.
+#[test]
+fn a_duplicate_token_that_only_one_worker_used_is_a_hazard() {
+    use fencing_playground::sim::EventKind;
+    use fencing_playground::verdict::{Harm, plain, worst};
+    use fencing_playground::whatif::{Toggle, WhatIf};
+    let lesson = catalogue::find("failover-duplicate-token").expect("built-in");
+    assert_eq!(worst(&sim::run(&lesson.setup)), Some(Harm::Damage));
+    let waited = WhatIf { wait: Some(Toggle::On { ms: 100 }), ..WhatIf::default() };
+    let trace = sim::run(&waited.apply(&lesson).setup);
+    assert_eq!(worst(&trace), Some(Harm::Hazard));
+    let plain = plain(&trace);
+    assert!(plain.iter().all(|p| p.harm == Harm::Hazard), "{plain:?}");
+    assert!(plain.iter().any(|p| p.key == "verdict.sim.token_unique"), "{plain:?}");
+    // What "nothing damaged this time" rests on: one accepted write, and A gave up.
+    let summary = trace.summary();
+    let accepted: Vec<_> = summary.writes.iter().filter(|w| w.rows > 0).collect();
+    assert_eq!(accepted.len(), 1, "{:?}", summary.writes);
+    assert_eq!(accepted[0].worker, "B");
+    assert!(trace.events().iter().any(|e| e.kind == EventKind::GaveUp));
+}

@@ -154,19 +154,15 @@ async fn the_compare_view_speaks_the_learners_language() {
         (
             "id",
             [
-                "Tanpa proteksi",
-                "Idempotency key saja",
-                "Fencing token saja",
-                "Fencing dan idempotency key",
+                "Tanpa proteksi = Idempotency key saja",
+                "Fencing token saja = Fencing dan idempotency key",
             ],
         ),
         (
             "vi",
             [
-                "Không bảo vệ",
-                "Chỉ idempotency key",
-                "Chỉ fencing token",
-                "Fencing và idempotency key",
+                "Không bảo vệ = Chỉ idempotency key",
+                "Chỉ fencing token = Fencing và idempotency key",
             ],
         ),
     ] {

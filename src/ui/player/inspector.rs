@@ -314,11 +314,13 @@ pub(crate) fn Verdict(props: &VerdictProps) -> Html {
     let summary = props.trace.summary();
     // A run cut short at the event limit was not checked to its end: never a tick.
     let gave_up = crate::verdict::gave_up(&props.trace) > 0 || props.trace.truncated();
+    // Damage is red; a hazard that damaged nothing this time is amber, as a warning is.
+    use crate::verdict::Harm;
     let (class, mark) =
-        match (summary.violations.is_empty(), summary.warnings.is_empty() && !gave_up) {
-            (false, _) => ("verdict bad", "⚠ "),
-            (true, false) => ("verdict warn", "⚠ "),
-            (true, true) => ("verdict", "✓ "),
+        match (crate::verdict::worst(&props.trace), summary.warnings.is_empty() && !gave_up) {
+            (Some(Harm::Damage), _) => ("verdict bad", "⚠ "),
+            (Some(Harm::Hazard), _) | (None, false) => ("verdict warn", "⚠ "),
+            (None, true) => ("verdict", "✓ "),
         };
     html! {
         <div class={class} data-testid="verdict" role="status">
@@ -346,8 +348,10 @@ pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace)
             None => m.t("verdict.ok"),
         });
     } else {
-        // Plain words first, the property's name after them for those who want it.
-        let sentences: Vec<String> = crate::verdict::plain(trace)
+        // Plain words first, the property's name after them for those who want it. A run
+        // that damaged nothing says so, rather than "VIOLATED" over a hazard.
+        let plain = crate::verdict::plain(trace);
+        let sentences: Vec<String> = plain
             .iter()
             .map(|p| {
                 let args: Vec<(&str, &str)> =
@@ -356,7 +360,12 @@ pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace)
                 m.tf("verdict.property", &[("sentence", &sentence), ("property", p.property)])
             })
             .collect();
-        parts.push(m.tf("verdict.violated", &[("list", &sentences.join("; "))]));
+        let key = if plain.iter().any(|p| p.harm == crate::verdict::Harm::Damage) {
+            "verdict.violated"
+        } else {
+            "verdict.hazard"
+        };
+        parts.push(m.tf(key, &[("list", &sentences.join("; "))]));
     }
     parts.push(m.tf(
         "verdict.writes",
