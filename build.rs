@@ -54,12 +54,17 @@ fn main() {
     println!("cargo::rerun-if-changed={}", source.display());
     let curriculum = source.join("curriculum.txt");
     let order = std::fs::read_to_string(&curriculum).expect("static/scenarios/curriculum.txt");
-    let ids: Vec<&str> =
-        order.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    // A line `* <id>` puts the lesson on the core path ("start here").
+    let lines: Vec<(&str, bool)> = order
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.strip_prefix("* ").map_or((l, false), |id| (id.trim(), true)))
+        .collect();
     let mut files = String::from("/// The JSON text of each built-in, in curriculum order.\n");
     files.push_str("pub const FILES: &[(&str, &str)] = &[\n");
     let mut index = String::new();
-    for id in &ids {
+    for (id, core) in &lines {
         let path = source.join(format!("{id}.json"));
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("{} (listed in curriculum.txt): {e}", path.display()));
@@ -73,7 +78,7 @@ fn main() {
             "    (\"{id}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/scenarios/{id}.json\"))),\n"
         ));
         if let Some(root) = &root {
-            index.push_str(&card(root));
+            index.push_str(&card(root, *core));
         }
     }
     files.push_str("];\n");
@@ -112,11 +117,29 @@ fn svg_style(css: &str) -> String {
 
 /// One card of the catalogue index (`catalogue::INDEX`), a line: what the home page shows
 /// of a scenario without carrying (or parsing) the whole lesson. A tab or a line break in
-/// the text would split the card, so each becomes a space.
-fn card(root: &Value) -> String {
+/// the text would split the card, so each becomes a space. After the goal: `*` for a
+/// lesson on the core path, and the minutes it takes (see `minutes`).
+fn card(root: &Value, core: bool) -> String {
     let text = |key: &str| {
         let value = root.get(key).and_then(Value::as_str).unwrap_or_default();
         value.replace(['\t', '\n'], " ")
     };
-    format!("{}\t{}\t{}\t{}\n", text("id"), text("title"), text("chapter"), text("goal"))
+    let core = if core { "*" } else { "" };
+    format!(
+        "{}\t{}\t{}\t{}\t{core}\t{}\n",
+        text("id"),
+        text("title"),
+        text("chapter"),
+        text("goal"),
+        minutes(root)
+    )
+}
+
+/// About how long a lesson takes, in whole minutes: 20 s to read each paragraph of its
+/// story against the drawing, 40 s to think over each prediction, and a minute for the
+/// summary and a what-if (docs/scenario-format.md says so to authors).
+fn minutes(root: &Value) -> u64 {
+    let count = |key: &str| root.get(key).and_then(Value::as_array).map_or(0, Vec::len) as u64;
+    let seconds = 20 * count("narration") + 40 * count("prompts");
+    1 + seconds.div_ceil(60)
 }

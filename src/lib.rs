@@ -14,6 +14,7 @@ pub mod export;
 pub mod i18n;
 pub mod lang;
 pub mod markup;
+pub mod path;
 pub mod player;
 pub mod progress;
 pub mod quiz;

@@ -20,6 +20,10 @@ pub struct Entry {
     pub title: String,
     pub chapter: String,
     pub goal: String,
+    /// On the short core path the home page marks "start here".
+    pub core: bool,
+    /// About how long the lesson takes (build.rs: its paragraphs and predictions).
+    pub minutes: u32,
 }
 
 // `INDEX`: every built-in's card, in curriculum order (build.rs): one string, a card to a
@@ -40,7 +44,9 @@ pub fn index() -> &'static [Entry] {
                 let mut fields = line.split('\t');
                 let mut next = || fields.next().unwrap_or_default().to_owned();
                 let (id, title, chapter, goal) = (next(), next(), next(), next());
-                Some(Entry { id: ScenarioId::parse(&id)?, title, chapter, goal })
+                let core = next() == "*";
+                let minutes = next().parse().unwrap_or(0);
+                Some(Entry { id: ScenarioId::parse(&id)?, title, chapter, goal, core, minutes })
             })
             .collect()
     })

@@ -150,6 +150,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             }
             if end {
                 post(&Outbound::Completed { scenario: id.to_string() });
+                crate::ui::hooks::mark_finished(id.as_str());
                 // The learning event goes once per visit: the learner saw the whole run.
                 if !std::mem::replace(&mut *progressed.borrow_mut(), true) {
                     let activity = crate::xapi::Activity {
@@ -219,6 +220,14 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             }))
         })
     };
+    // The way on: the lessons before and after this one, each named by what a learner may
+    // read before it (its setup, until finished). Not in an embed: the course around it
+    // leads the way there.
+    let finished = crate::ui::hooks::use_finished();
+    let way_on = (!embed).then(|| {
+        let at_end = player.cursor == player.trace.len();
+        crate::ui::markup(crate::path::way_on(&m, id.as_str(), &finished, at_end))
+    });
     let future = match hidden {
         true => swimlanes::Future::Hidden,
         false => swimlanes::Future::Shown,
@@ -276,6 +285,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     }
                 </aside>
             </div>
+            { for way_on }
             <controls::EventLog trace={player.trace.clone()} cursor={player.cursor} on_action={dispatch.clone()} upto={hidden.then_some(player.cursor)} />
         </section>
     }
