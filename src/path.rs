@@ -10,58 +10,56 @@ use crate::route::{Link, View};
 /// The localStorage key of the finished lessons: their ids, separated by spaces.
 pub const STORAGE_KEY: &str = "fencing-playground/lessons-finished/v1";
 
-/// The lessons a learner has seen to their last step, in curriculum order.
+/// The lessons a learner has seen to their last step, in the order they were finished.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
 pub struct Finished {
-    ids: Vec<&'static str>,
+    /// Built-in ids, each once, separated by single spaces: the stored text itself (a
+    /// list kept as text costs the first page less code than a vector of ids).
+    text: String,
 }
 
 impl Finished {
     /// Reads the stored list. Any text reads: a word that names no built-in (a lesson
     /// renamed away, a hand edit, another app's data) is left out, so a damaged record
-    /// loses only what it damaged and never stops a page.
+    /// loses only what it damaged and never stops a page; a long one is read only as far as
+    /// twice the catalogue's length in words.
     pub fn read(text: &str) -> Finished {
         let mut finished = Finished::default();
         for word in text.split_ascii_whitespace().take(catalogue::index().len() * 2) {
-            finished.add(catalogue::canonical_id(word));
+            finished.add(word);
         }
         finished
     }
 
     /// The text to store.
-    pub fn text(&self) -> String {
-        self.ids.join(" ")
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     pub fn contains(&self, id: &str) -> bool {
-        self.ids.contains(&catalogue::canonical_id(id))
+        let id = catalogue::canonical_id(id);
+        self.text.split(' ').any(|word| word == id)
     }
 
     /// Marks `id` finished; whether it was not already (a built-in only).
     pub fn add(&mut self, id: &str) -> bool {
-        let Some(entry) = catalogue::index().iter().find(|e| e.id.as_str() == id) else {
-            return false;
-        };
-        if self.contains(id) {
+        let id = catalogue::canonical_id(id);
+        if !catalogue::is_builtin(id) || self.contains(id) {
             return false;
         }
-        // Curriculum order, so the stored text does not depend on the order of visits (a
-        // filter of the index rather than a sort: the sort's code is 3 KB of the first page).
-        let ids = std::mem::take(&mut self.ids);
-        self.ids = catalogue::index()
-            .iter()
-            .map(|e| e.id.as_str())
-            .filter(|&i| i == entry.id.as_str() || ids.contains(&i))
-            .collect();
+        if !self.text.is_empty() {
+            self.text.push(' ');
+        }
+        self.text.push_str(id);
         true
     }
 
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.text.split(' ').filter(|word| !word.is_empty()).count()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.text.is_empty()
     }
 }
 
@@ -190,12 +188,12 @@ mod tests {
         let mut finished = Finished::read(
             "gc-pause-fenced  nonsense\tgc-pause-unfenced \u{0}x gc-pause-fenced\u{0}",
         );
-        assert_eq!(finished.text(), "gc-pause-unfenced gc-pause-fenced");
+        assert_eq!(finished.text(), "gc-pause-fenced gc-pause-unfenced");
         assert!(!finished.add("gc-pause-fenced"), "already finished");
         assert!(!finished.add("not-a-lesson"));
         assert!(finished.add("failover-duplicate-token"));
         assert_eq!(finished.len(), 3);
-        assert_eq!(Finished::read(&finished.text()), finished);
+        assert_eq!(Finished::read(finished.text()), finished);
         for hostile in ["", "\u{feff}", "{\"a\":1}", &"gc-pause-fenced ".repeat(100_000)] {
             assert!(Finished::read(hostile).len() <= 1, "{:.40}", hostile);
         }

@@ -277,6 +277,77 @@ impl WhatIf {
     }
 }
 
+/// How the what-if panel names one choice of a knob: a message key, or code shown as
+/// written (the same in every language).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Label {
+    Key(&'static str),
+    Code(&'static str),
+}
+
+/// The knobs the panel offers as a menu, each with its choices in order: the value a link
+/// carries (what [`WhatIf::set_from_query`] reads) and its label. One table, so the panel
+/// is a loop (less of the first page's code) and a native test checks that every value
+/// reads.
+pub const CHOICES: &[(&str, &[(&str, Label)])] = {
+    use Label::{Code, Key};
+    &[
+        (
+            "wd",
+            &[
+                ("off", Key("opt.off")),
+                ("0", Key("opt.wd_default")),
+                ("5000", Key("opt.wd_5s")),
+                ("1000", Key("opt.wd_1s")),
+            ],
+        ),
+        (
+            "acq",
+            &[
+                ("script", Key("opt.acq_script")),
+                ("set-then-incr", Key("opt.acq_set_incr")),
+                ("incr-then-set", Key("opt.acq_incr_set")),
+                ("redlock", Key("opt.acq_redlock")),
+            ],
+        ),
+        (
+            "guard",
+            &[
+                ("none", Key("opt.guard_none")),
+                ("lt", Code("last_fence < :fence")),
+                ("le", Code("last_fence <= :fence")),
+            ],
+        ),
+        (
+            "key",
+            &[
+                ("none", Key("opt.key_none")),
+                ("per-attempt", Key("opt.key_attempt")),
+                ("per-order", Key("opt.key_order")),
+            ],
+        ),
+        (
+            "persist",
+            &[
+                ("none", Key("opt.persist_none")),
+                ("rdb-60000", Key("opt.persist_rdb")),
+                ("aof-no", Key("opt.persist_aof_no")),
+                ("aof-everysec", Key("opt.persist_everysec")),
+                ("aof-always", Key("opt.persist_always")),
+            ],
+        ),
+        (
+            "wait",
+            &[("off", Key("opt.off")), ("100", Key("opt.wait_100")), ("1000", Key("opt.wait_1s"))],
+        ),
+    ]
+};
+
+/// The menu of `knob` (empty for a knob the panel shows as a number).
+pub fn choices(knob: &str) -> &'static [(&'static str, Label)] {
+    CHOICES.iter().find(|(name, _)| *name == knob).map_or(&[], |(_, choices)| *choices)
+}
+
 pub fn toggle_text(toggle: Toggle) -> String {
     match toggle {
         Toggle::Off => "off".to_owned(),

@@ -11,6 +11,6 @@ use crate::ui::i18n::use_i18n;
 #[component]
 pub(crate) fn Home() -> Html {
     let m = use_i18n();
-    let finished = crate::ui::hooks::use_finished();
+    let finished = crate::ui::hooks::finished();
     crate::ui::markup(crate::path::home(&m, &finished, crate::quiz::BANK_SIZE))
 }

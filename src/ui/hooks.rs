@@ -133,16 +133,15 @@ pub(crate) fn bring_into_view(el: &web_sys::Element, top: bool) {
     }
 }
 
-/// The lessons this browser has finished, read from storage when the view mounts (a
-/// record that cannot be read counts as none: see [`crate::path::Finished::read`]).
-#[hook]
-pub(crate) fn use_finished() -> std::rc::Rc<crate::path::Finished> {
-    use_memo((), |_| {
-        crate::ui::local_storage()
-            .and_then(|s| s.get_item(crate::path::STORAGE_KEY).ok().flatten())
-            .map(|text| crate::path::Finished::read(&text))
-            .unwrap_or_default()
-    })
+/// The lessons this browser has finished, read from storage at each render (a small
+/// string; a record that cannot be read counts as none: see [`crate::path::Finished::read`]).
+pub(crate) fn finished() -> crate::path::Finished {
+    // Only a read: no probe write (as `local_storage` makes) at each step of a lesson.
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(crate::path::STORAGE_KEY).ok().flatten())
+        .map(|text| crate::path::Finished::read(&text))
+        .unwrap_or_default()
 }
 
 /// Records `id` as finished in storage (the learner saw its run to the last step). A page
@@ -150,9 +149,8 @@ pub(crate) fn use_finished() -> std::rc::Rc<crate::path::Finished> {
 /// not finished, which costs the learner only the outcome in its title.
 pub(crate) fn mark_finished(id: &str) {
     let Some(storage) = crate::ui::local_storage() else { return };
-    let stored = storage.get_item(crate::path::STORAGE_KEY).ok().flatten().unwrap_or_default();
-    let mut finished = crate::path::Finished::read(&stored);
+    let mut finished = finished();
     if finished.add(id) {
-        let _ = storage.set_item(crate::path::STORAGE_KEY, &finished.text());
+        let _ = storage.set_item(crate::path::STORAGE_KEY, finished.text());
     }
 }

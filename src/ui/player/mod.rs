@@ -223,7 +223,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     // The way on: the lessons before and after this one, each named by what a learner may
     // read before it (its setup, until finished). Not in an embed: the course around it
     // leads the way there.
-    let finished = crate::ui::hooks::use_finished();
+    let finished = crate::ui::hooks::finished();
     let way_on = (!embed).then(|| {
         let at_end = player.cursor == player.trace.len();
         crate::ui::markup(crate::path::way_on(&m, id.as_str(), &finished, at_end))

@@ -5,9 +5,9 @@ use yew::prelude::*;
 
 use crate::player::Action;
 use crate::sim::Scenario;
-use crate::sim::scenario::{AcquireHow, Guard, KeyStrategy, Word};
+use crate::sim::scenario::Word;
 use crate::ui::i18n::use_i18n;
-use crate::whatif::{self, WhatIf};
+use crate::whatif::{self, Label, WhatIf};
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct WhatIfPanelProps {
@@ -21,95 +21,83 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
     let m = use_i18n();
     let knobs = WhatIf::knobs(&whatif_applied(props));
     let changed = props.whatif.changed();
-    // Each control sends a new WhatIf with one knob set from the control's text value.
-    let control = |name: &'static str| {
+    // One listener for every control (a change bubbles): it sets the knob the control's
+    // test id names from the control's text value and forks the run.
+    let onchange = {
         let whatif = props.whatif.clone();
         let on_action = props.on_action.clone();
         Callback::from(move |e: Event| {
-            let value = e.target().and_then(|t| {
-                t.clone()
-                    .dyn_into::<web_sys::HtmlInputElement>()
-                    .map(|i| i.value())
-                    .ok()
-                    .or_else(|| t.dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()).ok())
-            });
+            let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            let knob = target.get_attribute("data-testid").unwrap_or_default();
+            let Some(knob) = knob.strip_prefix("param-") else { return };
+            let value =
+                js_sys::Reflect::get(&target, &"value".into()).ok().and_then(|v| v.as_string());
             let Some(value) = value else { return };
             let mut next = whatif.clone();
             // Invalid input is ignored: the control shows the current value again.
-            if next.set_from_query(name, value.trim()).is_ok() {
+            if next.set_from_query(knob, value.trim()).is_ok() {
                 on_action.emit(Action::Fork(next));
             }
         })
-    };
-    let mark = |name: &str| {
-        changed.contains(&name).then(|| html! { <span class="changed" title="changed from the original">{ " ● changed" }</span> })
     };
     let reset = {
         let on_action = props.on_action.clone();
         Callback::from(move |_: MouseEvent| on_action.emit(Action::Reset))
     };
-    let select = |name: &'static str, current: String, options: Vec<(String, String)>| {
+    // One labelled control: its name, "● changed" once it differs from the original.
+    let row = |label: &str, name: &str, control: Html| {
         html! {
-            <select data-testid={format!("param-{name}")} onchange={control(name)}>
-                { for options.into_iter().map(|(value, label)| html! {
-                    <option selected={value == current} value={value.clone()}>{ label }</option>
+            <label>{ m.t(label) }
+                if changed.contains(&name) { <span class="changed" title="changed from the original">{ " ● changed" }</span> }
+                { control }
+            </label>
+        }
+    };
+    let select = |name: &str, current: &str| {
+        html! {
+            <select data-testid={format!("param-{name}")}>
+                { for whatif::choices(name).iter().map(|(value, label)| {
+                    let text = match label {
+                        Label::Key(key) => m.t(key),
+                        Label::Code(code) => (*code).to_owned(),
+                    };
+                    html! { <option selected={*value == current} value={*value}>{ text }</option> }
                 }) }
             </select>
         }
     };
-    let number = |name: &'static str, value: u64| {
+    let number = |name: &str, value: u64| {
         html! {
-            <input type="number" min="0" step="100" data-testid={format!("param-{name}")} value={value.to_string()} onchange={control(name)} />
+            <input type="number" min="0" step="100" data-testid={format!("param-{name}")} value={value.to_string()} />
         }
     };
     let tokens = props.original.setup.tokens;
     let redis_tokens = tokens == crate::sim::scenario::TokenSource::RedisIncr;
     let consensus = tokens == crate::sim::scenario::TokenSource::Consensus;
     html! {
-        <section class="whatif" aria-label="What if">
+        <section class="whatif" aria-label="What if" {onchange}>
             <h2>{ m.t("whatif.title") }</h2>
-            if let Some(ttl) = knobs.ttl_ms {
-                <label>{ m.t("whatif.ttl") }{ mark("ttl") }{ number("ttl", ttl) }</label>
-            }
-            if let Some(pause) = knobs.pause_ms {
-                <label>{ m.t("whatif.pause") }{ mark("pause") }{ number("pause", pause) }</label>
-            }
-            <label>{ m.t("whatif.watchdog") }{ mark("watchdog") }
-                { select("wd", whatif::toggle_text(knobs.watchdog), vec![
-                    ("off".into(), m.t("opt.off")), ("0".into(), m.t("opt.wd_default")), ("5000".into(), m.t("opt.wd_5s")), ("1000".into(), m.t("opt.wd_1s"))]) }
-            </label>
+            if let Some(ttl) = knobs.ttl_ms { { row("whatif.ttl", "ttl", number("ttl", ttl)) } }
+            if let Some(pause) = knobs.pause_ms { { row("whatif.pause", "pause", number("pause", pause)) } }
+            { row("whatif.watchdog", "watchdog", select("wd", &whatif::toggle_text(knobs.watchdog))) }
             // The acquire variants are Redis commands around Redis' INCR: offered only where
             // the token is Redis' own (a consensus lock or a token drawn elsewhere has no
             // SET-then-INCR to switch to).
             if let (Some(how), true) = (knobs.acquire, redis_tokens) {
-                <label>{ m.t("whatif.acquire") }{ mark("acquire") }
-                    { select("acq", whatif::acquire_text(how).into(), AcquireHow::WORDS
-                        .iter().map(|&(w, h)| (w.to_owned(), m.t(acquire_label(h)))).collect()) }
-                </label>
+                { row("whatif.acquire", "acquire", select("acq", how.word())) }
             }
-            <label>{ m.t("whatif.guard") }{ mark("guard") }
-                { select("guard", whatif::guard_text(knobs.guard).into(), Guard::WORDS
-                    .iter().map(|&(w, g)| (w.to_owned(), guard_label(&m, g))).collect()) }
-            </label>
-            if let Some(key) = knobs.key {
-                <label>{ m.t("whatif.key") }{ mark("key") }
-                    { select("key", whatif::key_text(key).into(), KeyStrategy::WORDS
-                        .iter().map(|&(w, k)| (w.to_owned(), m.t(key_label(k)))).collect()) }
-                </label>
-            }
+            { row("whatif.guard", "guard", select("guard", knobs.guard.word())) }
+            if let Some(key) = knobs.key { { row("whatif.key", "key", select("key", key.word())) } }
             // A consensus store is modelled as durable: Redis' persistence modes do not apply.
             if !consensus {
-                <label>{ m.t("whatif.persistence") }{ mark("persistence") }
-                    { select("persist", whatif::persistence_text(knobs.persistence), vec![
-                        ("none".into(), m.t("opt.persist_none")), ("rdb-60000".into(), m.t("opt.persist_rdb")), ("aof-no".into(), m.t("opt.persist_aof_no")),
-                        ("aof-everysec".into(), m.t("opt.persist_everysec")), ("aof-always".into(), m.t("opt.persist_always"))]) }
-                </label>
+                { row("whatif.persistence", "persistence", select("persist", &whatif::persistence_text(knobs.persistence))) }
             }
             if knobs.replicated {
-                <label>{ m.t("whatif.lag") }{ mark("lag") }{ number("lag", knobs.lag_ms) }</label>
-                <label>{ m.t("whatif.wait") }{ mark("wait") }
-                    { select("wait", whatif::toggle_text(knobs.wait), vec![("off".into(), m.t("opt.off")), ("100".into(), m.t("opt.wait_100")), ("1000".into(), m.t("opt.wait_1s"))]) }
-                </label>
+                { row("whatif.lag", "lag", number("lag", knobs.lag_ms)) }
+                { row("whatif.wait", "wait", select("wait", &whatif::toggle_text(knobs.wait))) }
             }
             <button onclick={reset} disabled={props.whatif.is_original()} data-testid="reset">{ m.t("whatif.reset") }</button>
         </section>
@@ -118,29 +106,4 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
 
 fn whatif_applied(props: &WhatIfPanelProps) -> Scenario {
     props.whatif.apply(&props.original)
-}
-
-fn acquire_label(how: AcquireHow) -> &'static str {
-    match how {
-        AcquireHow::Script => "opt.acq_script",
-        AcquireHow::SetThenIncr => "opt.acq_set_incr",
-        AcquireHow::IncrThenSet => "opt.acq_incr_set",
-        AcquireHow::Redlock => "opt.acq_redlock",
-    }
-}
-
-fn guard_label(m: &crate::i18n::Messages, guard: Guard) -> String {
-    match guard {
-        Guard::None => m.t("opt.guard_none"),
-        Guard::Lt => "last_fence < :fence".to_owned(),
-        Guard::Le => "last_fence <= :fence".to_owned(),
-    }
-}
-
-fn key_label(key: KeyStrategy) -> &'static str {
-    match key {
-        KeyStrategy::None => "opt.key_none",
-        KeyStrategy::PerAttempt => "opt.key_attempt",
-        KeyStrategy::PerOrder => "opt.key_order",
-    }
 }
