@@ -238,6 +238,20 @@ pub fn content_keys() -> Vec<(String, String)> {
 mod tests {
     use super::{Lang, fill, parse_pack, placeholders};
 
+    /// Each what-if menu label that is a message key has an English text (a missing one
+    /// would show the key itself).
+    #[test]
+    fn every_what_if_menu_label_has_an_english_text() {
+        let english = super::Messages::english();
+        for (_, menu) in crate::whatif::CHOICES {
+            for (_, label) in *menu {
+                if let crate::whatif::Label::Key(key) = label {
+                    assert_ne!(english.t(key), *key, "{key} has no English text");
+                }
+            }
+        }
+    }
+
     #[test]
     fn placeholders_fill_and_survive_odd_input() {
         assert_eq!(fill("step {n} of {m}", &[("n", "3"), ("m", "11")]), "step 3 of 11");

@@ -130,6 +130,9 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
     }
     o.fixed("</g>");
 
+    // The row's steps whose value is printed (its time and value): a write that stored its
+    // token there is not labelled again above its mark.
+    let mut fence_labels: Vec<(u64, &str)> = Vec::new();
     for (i, lane) in layout.lanes.iter().enumerate() {
         let y = TOP + i as f64 * h;
         let owner = match lane.actor {
@@ -149,21 +152,22 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
                 SpanKind::Belief { until_ms, token } => {
                     let solid = g.x((*until_ms).min(to_ms)).max(x1);
                     o.fill(
-                        r#"<g class="$"><title>$</title><rect x="%" y="%" width="%" height="14" class="belief-valid"/>"#,
-                        &[x1, y + 4.0, solid - x1],
+                        r#"<g class="$"><title>$</title><rect x="%" y="%" width="%" height="12" class="belief-valid"/>"#,
+                        &[x1, y + 3.0, solid - x1],
                         &[owner, &span.label],
                     );
                     if x2 > solid {
                         o.fill(
-                            r#"<rect x="%" y="%" width="%" height="12" class="belief-stale"/>"#,
-                            &[solid, y + 5.0, x2 - solid],
+                            r#"<rect x="%" y="%" width="%" height="10" class="belief-stale"/>"#,
+                            &[solid, y + 4.0, x2 - solid],
                             &[],
                         );
                     }
+                    // Above the grant's dot (at `x1`, the lane's middle), clear of it.
                     if let Some(token) = token {
                         o.fill(
                             r#"<text x="%" y="%" class="token-label" data-testid="token-label">$</text>"#,
-                            &[x1 + 3.0, y + 15.0],
+                            &[x1 + 3.0, y + 13.0],
                             &[token],
                         );
                     }
@@ -209,6 +213,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
                             &[x1 + 3.0, y + h - 9.0],
                             &[value],
                         );
+                        fence_labels.push((span.from_ms, value));
                     }
                     o.fixed("</g>");
                 }
@@ -265,9 +270,20 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         // marks come in time order, so a mark that would cover the last one is the same
         // unit. The current mark is always drawn.
         let mut last_unit = [[i64::MIN; 3]; MARKERS.len()];
+        // Marks closer than a mark's width (several things at one moment: a finding and a
+        // hazard, a resume and a write) stand one above the other, not on top of each other:
+        // the previous mark's x and its row among the three (middle, above, below).
+        let mut previous: Option<(f64, usize)> = None;
         for &id in lane.markers.iter().filter(|&&id| (id as usize) < shown_events) {
             let event = &trace.events()[id as usize];
-            let (cx, cy) = (g.x(event.at_ms), g.lane_y(layout, event.actor) + h / 2.0);
+            let x = g.x(event.at_ms);
+            let row = match previous {
+                Some((px, row)) if !thin_markers && x - px < MARK_W => row + 1,
+                _ => 0,
+            };
+            // A fourth mark at one moment goes a little right of the first three.
+            let cx = x + (row / STACK.len()) as f64 * 10.0;
+            let cy = g.lane_y(layout, event.actor) + h / 2.0 + STACK[row % STACK.len()];
             let kind = marker_class(&event.kind);
             let (class, shape) = MARKERS[kind as usize];
             let (state, state_index) = match id as usize + 1 {
@@ -282,6 +298,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
                 }
                 last_unit[kind as usize][state_index] = unit;
             }
+            previous = Some((x, row));
             o.fill(
                 r#"<g class="$$" data-testid="event" data-id="$" data-at-ms="$" data-kind="$" tabindex="0">"#,
                 &[],
@@ -289,12 +306,17 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
             );
             o.fill(shape, &[cx, cy], &[]);
             // A write carries its token: the label says which one the database compared.
+            // A write that stored its token as the row's new value has it printed on the
+            // row's step, at the same moment: once is enough.
             if let EventKind::Wrote { token: Some(t), .. } = &event.kind {
-                o.fill(
-                    r#"<text x="%" y="%" class="write-token" data-testid="write-token">$</text>"#,
-                    &[cx, cy - 9.0],
-                    &[&token_text(scenario.tokens, *t)],
-                );
+                let text = token_text(scenario.tokens, *t);
+                if !fence_labels.contains(&(event.at_ms, text.as_str())) {
+                    o.fill(
+                        r#"<text x="%" y="%" class="write-token" data-testid="write-token">$</text>"#,
+                        &[cx, cy - 9.0],
+                        &[&text],
+                    );
+                }
             }
             o.fixed("</g>");
         }
@@ -365,6 +387,12 @@ const HOLDERS: [&str; 6] = ["holder-0", "holder-1", "holder-2", "holder-3", "hol
 /// More marks than this (arrows, or markers over all lanes) and the drawing is thinned.
 const CROWDED_MARKS: usize = 1_000;
 
+/// The width of a mark: two closer than this in one lane are stacked.
+const MARK_W: f64 = 12.0;
+
+/// The vertical offsets of stacked marks from the lane's middle, in turn.
+const STACK: [f64; 3] = [0.0, -12.0, 12.0];
+
 const MARKERS: [(&str, &str); 5] = [
     ("marker ok", r#"<circle cx="%" cy="%" r="5"/>"#),
     ("marker refused", r#"<path d="M% % m-4 -4 l8 8 m0 -8 l-8 8" class="cross"/>"#),
@@ -418,14 +446,49 @@ mod tests {
         assert_eq!(texts(&svg, "token-label"), ["33", "34"], "A's and B's grants");
         assert_eq!(
             texts(&svg, "write-token"),
-            ["34", "33"],
-            "B's accepted write, A's rejected one"
+            ["33"],
+            "A's rejected write; B's accepted one is the row's step to 34"
         );
         assert_eq!(texts(&svg, "fence-label"), ["0", "34"], "last_fence steps to 34");
         assert!(
             svg.contains(r#"data-kind="write-rejected" tabindex="0"><path"#),
             "a rejected write is a cross"
         );
+    }
+
+    /// Issue 30, item 13: no two marks of any built-in's whole run are drawn on top of
+    /// each other (the checker's finding and hazard at one moment stand one above the
+    /// other), and the checker's two marks at 2 s of the failover lesson are both drawn.
+    #[test]
+    fn no_two_marks_cover_each_other() {
+        for scenario in catalogue::all() {
+            let svg = drawing(scenario.id.as_str(), |t| View {
+                cursor: t.len(),
+                time_ms: t.end_ms(),
+                ..View::default()
+            });
+            // Each mark's centre: the first two numbers after its shape's opening.
+            let centres: Vec<(f64, f64)> = svg
+                .split(r#"data-testid="event""#)
+                .skip(1)
+                .filter_map(|rest| {
+                    let shape = rest.split_once("><")?.1;
+                    let numbers: Vec<f64> = shape
+                        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                        .filter_map(|n| n.parse().ok())
+                        .take(2)
+                        .collect();
+                    Some((*numbers.first()?, *numbers.get(1)?))
+                })
+                .collect();
+            assert_eq!(centres.len(), svg.matches(r#"data-testid="event""#).count());
+            for (i, a) in centres.iter().enumerate() {
+                for b in &centres[i + 1..] {
+                    let apart = (a.0 - b.0).abs() >= 9.5 || (a.1 - b.1).abs() >= 9.5;
+                    assert!(apart, "{}: marks at {a:?} and {b:?} cover each other", scenario.id);
+                }
+            }
+        }
     }
 
     #[test]

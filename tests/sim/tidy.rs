@@ -281,7 +281,7 @@ const LAYERS: &[&[&str]] = &[
     ],
     &["i18n", "export", "progress", "player"],
     &["route", "scorm"],
-    &["sandbox"],
+    &["sandbox", "path"],
     &["ui", "main", "bin"],
 ];
 

@@ -94,3 +94,44 @@ async fn the_page_reads_an_actor_as_the_native_reader_does() {
         assert_eq!(!refused, native, "{actor}: the page and the native reader disagree");
     }
 }
+
+/// Issue 30, items 4 and 5: the home page starts a newcomer on a short, timed core path
+/// whose titles keep the outcome back; a lesson seen to its end says so, links on to the
+/// next one, and is marked finished (its whole title shown) on the home page.
+#[wasm_bindgen_test]
+async fn the_course_has_a_path_and_remembers_what_is_finished() {
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.remove_item("fencing-playground/lessons-finished/v1").unwrap();
+    let root = mount_at("#/").await;
+    let path = find(&root, "core-path").expect("the core path");
+    let lessons = path.query_selector_all("li a").unwrap();
+    assert!((5..=9).contains(&lessons.length()), "{} lessons", lessons.length());
+    assert!(text(&path).contains("min"), "{}", text(&path));
+    let first = lessons.get(0).unwrap();
+    assert_eq!(first.text_content().as_deref(), Some("GC pause, unfenced"));
+    for card in find_all(&root, "scenario-card") {
+        let title = text(&card.query_selector("h3").unwrap().unwrap());
+        assert!(!title.contains(':'), "a card's title keeps its outcome back: {title}");
+    }
+    assert!(find(&root, "finished").is_none() && find(&root, "progress").is_none());
+
+    set_hash("#/s/gc-pause-unfenced?reveal=1").await;
+    let way_on = find(&root, "way-on").expect("the way on");
+    assert!(find(&root, "previous-lesson").is_none(), "the first lesson has none");
+    let next = find(&root, "next-lesson").expect("a next lesson");
+    assert!(text(&next).starts_with("Next lesson: "), "{}", text(&next));
+    assert!(find(&way_on, "lesson-done").is_none());
+    let player = find(&root, "player").unwrap();
+    crate::support::press(&player, "End", false).await;
+    assert!(find(&root, "lesson-done").is_some(), "the end of the run says so");
+    let stored = storage.get_item("fencing-playground/lessons-finished/v1").unwrap();
+    assert_eq!(stored.as_deref(), Some("gc-pause-unfenced"));
+
+    set_hash("#/").await;
+    let path = find(&root, "core-path").unwrap();
+    let first = path.query_selector("li a").unwrap().unwrap();
+    assert_eq!(first.text_content().as_deref(), Some("GC pause, unfenced: both writes land"));
+    assert_eq!(find_all(&root, "finished").len(), 2, "on the path and on its card");
+    assert!(text(&find(&root, "progress").unwrap()).contains("finished 1 of"));
+    storage.remove_item("fencing-playground/lessons-finished/v1").unwrap();
+}

@@ -228,6 +228,43 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
         let at_end = player.cursor == player.trace.len();
         crate::ui::markup(crate::path::way_on(&m, id.as_str(), &finished, at_end))
     });
+    // The page's static parts as markup (text with a few links: no listeners), which costs
+    // the first page less code than a node per element.
+    let head = {
+        let mut o = crate::markup::Markup::new();
+        o.open("header", &[("class", "player-head")]).element("h1", &[], &title);
+        if !embed && !hidden {
+            o.open("p", &[("class", "summary")]);
+            // In a what-if fork the summary is the lesson's, not this run's.
+            if forked {
+                let tag = format!("{lesson_tag} ");
+                o.element(
+                    "strong",
+                    &[("class", "lesson-tag"), ("data-testid", "lesson-tag")],
+                    &tag,
+                );
+            }
+            o.text(&m.content(&format!("s.{id}.summary"), &scenario.summary)).close("p");
+        }
+        o.open("p", &[("class", "goal")]).element(
+            "strong",
+            &[],
+            &format!("{} ", m.t("player.goal")),
+        );
+        o.text(&m.content(&format!("s.{id}.goal"), &scenario.goal)).close("p").close("header");
+        crate::ui::markup(o)
+    };
+    let links = (!embed).then(|| {
+        let mut o = crate::markup::Markup::new();
+        let compare = Link::to(crate::route::View::Compare { id: id.clone() }).to_hash();
+        o.open("p", &[]).element("a", &[("href", &compare)], &m.t("player.compare")).close("p");
+        if let Some(target) = break_target(&props.link.view) {
+            let search = Link::to(crate::route::View::Break { target }).to_hash();
+            let attrs = [("href", search.as_str()), ("data-testid", "try-break")];
+            o.open("p", &[]).element("a", &attrs, &m.t("player.break")).close("p");
+        }
+        crate::ui::markup(o)
+    });
     let future = match hidden {
         true => swimlanes::Future::Hidden,
         false => swimlanes::Future::Shown,
@@ -239,19 +276,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     Controls::None => Some("controls-none"),
                  })} data-testid="player" data-id={id.to_string()} tabindex="0"
                  aria-label={m.tf("player.label", &[("title", &title)])}>
-            <header class="player-head">
-                <h1>{ &title }</h1>
-                if !embed && !hidden {
-                    <p class="summary">
-                        // In a what-if fork the summary is the lesson's, not this run's.
-                        if forked {
-                            <strong class="lesson-tag" data-testid="lesson-tag">{ lesson_tag }{ " " }</strong>
-                        }
-                        { m.content(&format!("s.{id}.summary"), &scenario.summary) }
-                    </p>
-                }
-                <p class="goal"><strong>{ m.t("player.goal") }{ " " }</strong>{ m.content(&format!("s.{id}.goal"), &scenario.goal) }</p>
-            </header>
+            { head }
             if hidden {
                 <div class="verdict hidden" data-testid="verdict" role="status">{ m.t("player.outcome_hidden") }</div>
             } else {
@@ -277,12 +302,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                     if !scenario.prompts.is_empty() {
                         <label class="reveal"><input type="checkbox" data-testid="reveal" checked={player.reveal == crate::player::Reveal::Everything} onchange={reveal} />{ " " }{ m.t("player.reveal") }</label>
                     }
-                    if !embed {
-                        <p><a href={Link::to(crate::route::View::Compare { id: id.clone() }).to_hash()}>{ m.t("player.compare") }</a></p>
-                        if let Some(target) = break_target(&props.link.view) {
-                            <p><a href={Link::to(crate::route::View::Break { target }).to_hash()} data-testid="try-break">{ m.t("player.break") }</a></p>
-                        }
-                    }
+                    { for links }
                 </aside>
             </div>
             { for way_on }

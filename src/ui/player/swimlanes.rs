@@ -93,23 +93,37 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
         Callback::from(move |_: MouseEvent| tip.set(None))
     };
     let shown = |id: u32| props.future == Future::Shown || (id as usize) < props.cursor;
-    let tip_box = tip.filter(|&id| shown(id)).and_then(|id| trace.events().get(id as usize)).map(|event| {
-        let left = geometry.x(event.at_ms) / WIDTH * 100.0;
-        let top = (geometry.lane_y(&layout, event.actor) + geometry.lane_h()) / geometry.height * 100.0;
-        let prose = m.note(&event.note);
-        let said = if prose.is_empty() { crate::sim::render::line(trace, event) } else { prose };
-        let hint = if event.id as usize + 1 == props.cursor { m.t("tip.here") } else { m.t("tip.click") };
-        let side = if left > 60.0 { "right: 0" } else { "left: 0" };
-        html! {
-            <div class="tip" role="tooltip" data-testid="tip" style={format!("left: {}%; top: {}%", left.round() as i64, top.round() as i64)}>
-                <div class="tip-box" style={side}>
-                    <strong>{ format!("{} {} · {}", m.secs(event.at_ms), trace.actor_name(event.actor), event.kind.tag().replace('-', " ")) }</strong>
-                    <span>{ said }</span>
-                    <em>{ hint }</em>
-                </div>
-            </div>
-        }
-    });
+    let tip_box =
+        tip.filter(|&id| shown(id)).and_then(|id| trace.events().get(id as usize)).map(|event| {
+            let left = geometry.x(event.at_ms) / WIDTH * 100.0;
+            let top = (geometry.lane_y(&layout, event.actor) + geometry.lane_h()) / geometry.height
+                * 100.0;
+            let prose = m.note(&event.note);
+            let said =
+                if prose.is_empty() { crate::sim::render::line(trace, event) } else { prose };
+            let hint = if event.id as usize + 1 == props.cursor {
+                m.t("tip.here")
+            } else {
+                m.t("tip.click")
+            };
+            let side = if left > 60.0 { "right: 0" } else { "left: 0" };
+            let place = format!("left: {}%; top: {}%", left.round() as i64, top.round() as i64);
+            let head = format!(
+                "{} {} · {}",
+                m.secs(event.at_ms),
+                trace.actor_name(event.actor),
+                event.kind.tag().replace('-', " ")
+            );
+            let mut o = crate::markup::Markup::new();
+            o.open(
+                "div",
+                &[("class", "tip"), ("role", "tooltip"), ("data-testid", "tip"), ("style", &place)],
+            );
+            o.open("div", &[("class", "tip-box"), ("style", side)]);
+            o.element("strong", &[], &head).element("span", &[], &said).element("em", &[], &hint);
+            o.close("div").close("div");
+            crate::ui::markup(o)
+        });
     html! {
         <div class={classes!("timeline", props.compact.then_some("compact"))} onmouseleave={hide}>
             <div class="timeline-scroll" data-testid="timeline-scroll">
