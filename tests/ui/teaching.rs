@@ -19,9 +19,10 @@ fn step_count(root: &web_sys::Element) -> String {
 #[wasm_bindgen_test]
 async fn the_timeline_shows_each_token_and_the_stored_fence() {
     let root = mount_at("#/s/gc-pause-fenced?v=1&t=40000").await;
-    // A's grant carries 33, B's 34; B's write lands with 34, A's is refused with 33.
+    // A's grant carries 33, B's 34; B's write lands with 34 (printed once, on the row's
+    // step: issue 30, item 13), A's is refused with 33.
     assert_eq!(texts(&root, "token-label"), ["33", "34"]);
-    assert_eq!(texts(&root, "write-token"), ["34", "33"]);
+    assert_eq!(texts(&root, "write-token"), ["33"]);
     assert_eq!(texts(&root, "fence-label"), ["0", "34"], "last_fence steps to 34");
     let refused = root.query_selector("[data-kind='write-rejected'].refused").unwrap();
     assert!(refused.is_some(), "the rejected write is drawn as a refusal");

@@ -147,7 +147,7 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
                             { for p.options.iter().enumerate().map(|(k, o)| html! {
                                 <span class="option">
                                     <input type="radio" name={format!("answer-{i}")} checked={p.answer == k} aria-label={m.lab("sandbox.correct")} onchange={ { let apply = apply.clone(); Callback::from(move |_: Event| apply.emit((Action::SetAnswer(i, k), None))) } } />
-                                    <input value={o.clone()} data-testid="sandbox-option" onchange={emit(Rc::new(move |v| Action::SetPrompt(i, PromptPart::Option(k), v)), false)} />
+                                    <input value={o.clone()} data-testid="sandbox-option" aria-label={m.labf("sandbox.option_n", &[("n", &(k + 1).to_string())])} onchange={emit(Rc::new(move |v| Action::SetPrompt(i, PromptPart::Option(k), v)), false)} />
                                     { inherited(o) }
                                 </span>
                             }) }
