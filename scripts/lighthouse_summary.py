@@ -22,7 +22,8 @@ for audit, name in [
 ]:
     value = median(lambda r: r["audits"][audit]["numericValue"])
     text = f"{value:.3f}" if name == "CLS" else f"{value / 1000:.2f} s"
-    print(f"  {name:<13} {text}" + ("  (target <= 2.5 s)" if name == "LCP" else ""))
+    target = {"LCP": "  (target <= 2.5 s)", "TBT": "  (target <= 0.20 s)", "CLS": "  (target <= 0.010)"}
+    print(f"  {name:<13} {text}" + target.get(name, ""))
 failed = sorted(
     {
         audit["title"]

@@ -97,7 +97,16 @@ pub(crate) async fn fetch_bytes(url: &str) -> Result<Vec<u8>, String> {
 
 async fn fetch(url: &str) -> Result<web_sys::Response, String> {
     let window = web_sys::window().ok_or("no window")?;
-    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
+    // A lesson the page's script began to fetch while the wasm was still on its way
+    // (index.html's `fpFetch`, keyed by address): taken once, so a later visit fetches anew.
+    let early = js_sys::Reflect::get(&window, &"fpFetch".into()).ok().filter(|o| o.is_object());
+    let started = early.and_then(|o| {
+        let promise = js_sys::Reflect::get(&o, &url.into()).ok()?;
+        let _ = js_sys::Reflect::delete_property(o.unchecked_ref::<js_sys::Object>(), &url.into());
+        promise.dyn_into::<js_sys::Promise>().ok()
+    });
+    let promise = started.unwrap_or_else(|| window.fetch_with_str(url));
+    let response = wasm_bindgen_futures::JsFuture::from(promise)
         .await
         .map_err(|_| format!("could not fetch {url}"))?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;

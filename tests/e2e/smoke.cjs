@@ -208,6 +208,19 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
       }
     }
     await wide.close();
+    // A lesson opened from its link is fetched once, by the page's script before the wasm
+    // has started (the app takes that fetch over), and plays.
+    {
+      const fresh = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const lessons = [];
+      fresh.on('request', (req) => { if (req.url().endsWith('.lesson')) lessons.push(req.url()); });
+      await fresh.goto(`${url}#/s/delayed-write`, { waitUntil: 'load' });
+      await fresh.waitForSelector('[data-testid=player][data-id=delayed-write]', { timeout: 15000 });
+      if (lessons.length !== 1 || !lessons[0].endsWith('/scenarios/delayed-write.lesson')) {
+        problems.push(`a lesson's link fetched ${JSON.stringify(lessons)}, not its lesson once`);
+      }
+      await fresh.close();
+    }
     // A phone: no sideways scrolling of the page, no timeline label under 11 px.
     const phone = await browser.newPage({ viewport: { width: 360, height: 740 } });
     for (const hash of ['#/s/gc-pause-fenced?v=1&t=40000', '#/s/dlq-threshold?v=1&t=20000&lang=vi', '#/', '#/s/gc-pause-fenced?v=1&embed=1']) {
