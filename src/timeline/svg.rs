@@ -109,6 +109,13 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         let i = scenario.workers.iter().position(|w| w.name == name).unwrap_or(0) % 6;
         HOLDERS[i]
     };
+    // A belief's bar (its top and height in the lane) above the lane's marks, which sit
+    // `mark_dy` below its middle, and how far apart stacked marks stand: a compact lane
+    // (30 units) is too short for the full lane's spacing.
+    let (bar, mark_dy, stack_dy) = match view.compact {
+        true => ((1.0, 10.0), 3.0, 9.0),
+        false => ((3.0, 12.0), 0.0, 12.0),
+    };
     let mut o = Markup::new();
     let class = if view.compact { "swimlanes compact" } else { "swimlanes" };
     o.fill(
@@ -152,14 +159,14 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
                 SpanKind::Belief { until_ms, token } => {
                     let solid = g.x((*until_ms).min(to_ms)).max(x1);
                     o.fill(
-                        r#"<g class="$"><title>$</title><rect x="%" y="%" width="%" height="12" class="belief-valid"/>"#,
-                        &[x1, y + 3.0, solid - x1],
+                        r#"<g class="$"><title>$</title><rect x="%" y="%" width="%" height="%" class="belief-valid"/>"#,
+                        &[x1, y + bar.0, solid - x1, bar.1],
                         &[owner, &span.label],
                     );
                     if x2 > solid {
                         o.fill(
-                            r#"<rect x="%" y="%" width="%" height="10" class="belief-stale"/>"#,
-                            &[solid, y + 4.0, x2 - solid],
+                            r#"<rect x="%" y="%" width="%" height="%" class="belief-stale"/>"#,
+                            &[solid, y + bar.0 + 1.0, x2 - solid, bar.1 - 2.0],
                             &[],
                         );
                     }
@@ -167,7 +174,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
                     if let Some(token) = token {
                         o.fill(
                             r#"<text x="%" y="%" class="token-label" data-testid="token-label">$</text>"#,
-                            &[x1 + 3.0, y + 13.0],
+                            &[x1 + 3.0, y + bar.0 + 10.0],
                             &[token],
                         );
                     }
@@ -259,7 +266,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         }
         o.fill(
             r#"<line x1="%" y1="%" x2="%" y2="%" class="$" marker-end="url(#head)"/>"#,
-            &[g.x(arrow.sent_ms), y1 + h / 2.0, g.x(arrow.at_ms), y2 + h / 2.0],
+            &[g.x(arrow.sent_ms), y1 + h / 2.0 + mark_dy, g.x(arrow.at_ms), y2 + h / 2.0 + mark_dy],
             &[class],
         );
     }
@@ -282,8 +289,8 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
                 _ => 0,
             };
             // A fourth mark at one moment goes a little right of the first three.
-            let cx = x + (row / STACK.len()) as f64 * 10.0;
-            let cy = g.lane_y(layout, event.actor) + h / 2.0 + STACK[row % STACK.len()];
+            let cx = x + (row / 3) as f64 * 10.0;
+            let cy = g.lane_y(layout, event.actor) + h / 2.0 + mark_dy + STACK[row % 3] * stack_dy;
             let kind = marker_class(&event.kind);
             let (class, shape) = MARKERS[kind as usize];
             let (state, state_index) = match id as usize + 1 {
@@ -390,8 +397,9 @@ const CROWDED_MARKS: usize = 1_000;
 /// The width of a mark: two closer than this in one lane are stacked.
 const MARK_W: f64 = 12.0;
 
-/// The vertical offsets of stacked marks from the lane's middle, in turn.
-const STACK: [f64; 3] = [0.0, -12.0, 12.0];
+/// Where stacked marks stand, in turn: in the lane's middle, above it, below it (in steps
+/// of the lane's spacing).
+const STACK: [f64; 3] = [0.0, -1.0, 1.0];
 
 const MARKERS: [(&str, &str); 5] = [
     ("marker ok", r#"<circle cx="%" cy="%" r="5"/>"#),
@@ -461,10 +469,11 @@ mod tests {
     /// other), and the checker's two marks at 2 s of the failover lesson are both drawn.
     #[test]
     fn no_two_marks_cover_each_other() {
-        for scenario in catalogue::all() {
+        for (scenario, compact) in catalogue::all().iter().flat_map(|s| [(s, false), (s, true)]) {
             let svg = drawing(scenario.id.as_str(), |t| View {
                 cursor: t.len(),
                 time_ms: t.end_ms(),
+                compact,
                 ..View::default()
             });
             // Each mark's centre: the first two numbers after its shape's opening.
@@ -484,8 +493,9 @@ mod tests {
             assert_eq!(centres.len(), svg.matches(r#"data-testid="event""#).count());
             for (i, a) in centres.iter().enumerate() {
                 for b in &centres[i + 1..] {
-                    let apart = (a.0 - b.0).abs() >= 9.5 || (a.1 - b.1).abs() >= 9.5;
-                    assert!(apart, "{}: marks at {a:?} and {b:?} cover each other", scenario.id);
+                    // A compact lane (the compare view's) stacks them 9 units apart.
+                    let apart = (a.0 - b.0).abs() >= 8.5 || (a.1 - b.1).abs() >= 8.5;
+                    assert!(apart, "{} ({compact:?}): marks at {a:?} and {b:?} cover", scenario.id);
                 }
             }
         }

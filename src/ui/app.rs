@@ -283,12 +283,7 @@ pub fn App<P: Pages>() -> Html {
                 if !link.embed && P::HEADER {
                     <a class="skip" href="#main" onclick={Callback::from(|e: MouseEvent| skip_to_main(e))}>{ m.t("nav.skip") }</a>
                     <header class="site-header">
-                        <a class="brand" href="#/">{ m.t("app.name") }</a>
-                        <nav class="site-nav">
-                            <a href="#/quiz" data-testid="nav-quiz">{ m.t("app.quiz") }</a>
-                            <a href="#/sandbox" data-testid="nav-sandbox">{ m.t("app.sandbox") }</a>
-                            <a href="#/explore" data-testid="nav-explore">{ m.t("app.explore") }</a>
-                        </nav>
+                        { brand_and_nav(&m) }
                         <label class="lang">
                             <span class="visually-hidden">{ m.t("app.language") }</span>
                             <select data-testid="lang" aria-label={m.t("app.language")} onchange={on_lang}>
@@ -312,12 +307,7 @@ pub fn App<P: Pages>() -> Html {
                         </label>
                     </header>
                 }
-                // Shown by the pages' script (the class fp-update) when a newer deploy is
-                // ready; its button is the script's too. Nothing here watches for it.
-                <p class="notice update" role="status" data-testid="update-ready">
-                    { m.t("app.update_ready") }{ " " }
-                    <button data-testid="update-reload">{ m.t("app.update_reload") }</button>
-                </p>
+                { update_notice(&m) }
                 if *pack_failed {
                     <p class="notice" role="alert" data-testid="pack-failed">{ m.tf("app.pack_failed", &[("lang", lang.name())]) }</p>
                 }
@@ -325,6 +315,34 @@ pub fn App<P: Pages>() -> Html {
             </div>
         </ContextProvider<I18n>>
     }
+}
+
+/// The site's name and its links to the other views: markup (links only, no listener),
+/// which costs the first page less code than a node per element.
+fn brand_and_nav(m: &crate::i18n::Messages) -> Html {
+    let mut o = crate::markup::Markup::new();
+    o.element("a", &[("class", "brand"), ("href", "#/")], &m.t("app.name"));
+    o.open("nav", &[("class", "site-nav")]);
+    for (href, testid, key) in [
+        ("#/quiz", "nav-quiz", "app.quiz"),
+        ("#/sandbox", "nav-sandbox", "app.sandbox"),
+        ("#/explore", "nav-explore", "app.explore"),
+    ] {
+        o.element("a", &[("href", href), ("data-testid", testid)], &m.t(key));
+    }
+    o.close("nav");
+    crate::ui::markup(o)
+}
+
+/// Shown by the pages' script (the class fp-update) when a newer deploy is ready; its
+/// button is the script's too. Nothing here watches for it.
+fn update_notice(m: &crate::i18n::Messages) -> Html {
+    let mut o = crate::markup::Markup::new();
+    o.open("p", &[("class", "notice update"), ("role", "status"), ("data-testid", "update-ready")]);
+    o.text(&format!("{} ", m.t("app.update_ready")));
+    o.element("button", &[("data-testid", "update-reload")], &m.t("app.update_reload"));
+    o.close("p");
+    crate::ui::markup(o)
 }
 
 /// The skip link focuses the main region instead of changing the hash route.
