@@ -71,11 +71,14 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
                 m.labf("compare.changes", &[("list", &list.join("; "))])
             }
         };
+        // The text above the drawing as markup: the lab page's budget.
+        let mut head = crate::markup::Markup::new();
+        head.element("h2", &[], &heading).element("p", &[("class", "changes"), ("data-testid", "changes")], &changed);
+        let class = if bad { "outcome bad" } else { "outcome" };
+        head.element("p", &[("class", class), ("data-testid", "outcome")], &crate::ui::player::verdict_text(&m, trace));
         html! {
             <section class="variant" data-testid="variant" data-variant={words}>
-                <h2>{ heading.clone() }</h2>
-                <p class="changes" data-testid="changes">{ changed }</p>
-                <p class={classes!("outcome", bad.then_some("bad"))} data-testid="outcome">{ crate::ui::player::verdict_text(&m, trace) }</p>
+                { crate::ui::markup(head) }
                 <Swimlanes trace={trace.clone()} cursor={cursor} time_ms={*time} on_action={on_action} compact={true} scale_end_ms={Some(end_ms)} title={heading.clone()} />
             </section>
         }
@@ -96,29 +99,42 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
         ]
     };
     let baseline = variants.first().map(|(_, _, t)| outcome(t));
-    let table = variants.iter().map(|(protections, _, trace)| {
+    // The table as markup: text only, no listener (the lab page's budget).
+    let mut table = crate::markup::Markup::new();
+    table.open("table", &[("class", "compare-table"), ("data-testid", "compare-table")]);
+    table.element("caption", &[], &m.lab("compare.table")).open("thead", &[]).open("tr", &[]);
+    for key in [
+        "compare.variant",
+        "compare.accepted",
+        "compare.rejected",
+        "compare.charges",
+        "compare.violations",
+    ] {
+        table.element("th", &[("scope", "col")], &m.lab(key));
+    }
+    table.close("tr").close("thead").open("tbody", &[]);
+    for (protections, _, trace) in variants.iter() {
         let (words, heading) = names(protections);
-        let cells = outcome(trace);
-        html! {
-            <tr data-testid="compare-row" data-variant={words}>
-                <th scope="row">{ heading }</th>
-                { for cells.iter().enumerate().map(|(i, cell)| {
-                    let differs = baseline.as_ref().is_some_and(|b| &b[i] != cell);
-                    html! { <td class={classes!(differs.then_some("differs"))} data-differs={differs.to_string()}>{ cell }{ if differs { " ◆" } else { "" } }</td> }
-                }) }
-            </tr>
+        table.open("tr", &[("data-testid", "compare-row"), ("data-variant", &words)]);
+        table.element("th", &[("scope", "row")], &heading);
+        for (i, cell) in outcome(trace).iter().enumerate() {
+            match baseline.as_ref().is_some_and(|b| &b[i] != cell) {
+                true => table.element(
+                    "td",
+                    &[("class", "differs"), ("data-differs", "true")],
+                    &format!("{cell} ◆"),
+                ),
+                false => table.element("td", &[("data-differs", "false")], cell),
+            };
         }
-    });
+        table.close("tr");
+    }
+    table.close("tbody").close("table");
     html! {
         <section class="compare" data-testid="compare" data-id={props.scenario.id.to_string()}>
             <h1>{ m.labf("compare.title", &[("title", &m.content(&format!("s.{}.title", props.scenario.id), &props.scenario.title))]) }</h1>
             <p>{ m.lab("compare.lede") }</p>
-            <table class="compare-table" data-testid="compare-table">
-                <caption>{ m.lab("compare.table") }</caption>
-                <thead><tr><th scope="col">{ m.lab("compare.variant") }</th><th scope="col">{ m.lab("compare.accepted") }</th>
-                    <th scope="col">{ m.lab("compare.rejected") }</th><th scope="col">{ m.lab("compare.charges") }</th><th scope="col">{ m.lab("compare.violations") }</th></tr></thead>
-                <tbody>{ for table }</tbody>
-            </table>
+            { crate::ui::markup(table) }
             <div class="scrub">
                 <input type="range" class="scrubber" data-testid="scrubber" min="0" max={end_ms.to_string()} step="1"
                     value={time.to_string()} {oninput} aria-label={m.t("player.time")} aria-valuetext={m.secs(*time)} />
