@@ -230,6 +230,11 @@ pub fn content_keys() -> Vec<(String, String)> {
             keys.push((format!("q.{id}.o.{j}"), option.clone()));
         }
         keys.push((format!("q.{id}.explanation"), q.explanation.clone()));
+        for (j, why) in q.why.iter().flatten().enumerate() {
+            if let Some(why) = why {
+                keys.push((format!("q.{id}.why.{j}"), why.text.clone()));
+            }
+        }
     }
     keys
 }

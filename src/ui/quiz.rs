@@ -1,4 +1,5 @@
-//! The quiz: one question at a time, feedback with the explanation, "show me" in the
+//! The quiz: one question at a time, feedback with the explanation (and, for a wrong
+//! choice, why it fails, with "Try again"; the other options' reasons folded), "show me" in the
 //! simulator, and progress kept in localStorage (a versioned key; unreadable storage is
 //! reset with a visible notice, never a crash). The questions come from the bundle when it
 //! carries them (the browser tests' and the course package's), else fetched once from
@@ -321,6 +322,27 @@ fn Quiz(props: &QuizProps) -> Html {
             checked.set(None);
         })
     };
+    // After a wrong answer the learner may choose again: practice, as answering again later
+    // is (the score and the LMS keep the first answer; `check` posts the new one).
+    let retry = {
+        let selected = selected.clone();
+        let checked = checked.clone();
+        Callback::from(move |_: MouseEvent| {
+            selected.set(None);
+            checked.set(None);
+        })
+    };
+    // Why the chosen option fails, and, for review, why each other wrong one does.
+    let why_not =
+        |j: usize| q.why_not(j).map(|why| m.content(&key(&format!("why.{j}")), &why.text));
+    let others: Vec<Html> = (0..q.options.len())
+        .filter(|&j| Some(j) != *checked)
+        .filter_map(|j| {
+            let why = why_not(j)?;
+            let option = m.content(&key(&format!("o.{j}")), &q.options[j]);
+            Some(html! { <li><em>{ option }</em>{ " — " }{ why }</li> })
+        })
+        .collect();
     // A graded quiz (a course package's) keeps its answers: the LMS already has them.
     let course = QUESTIONS.with(|q| q.borrow().is_some());
     let reset = {
@@ -390,11 +412,23 @@ fn Quiz(props: &QuizProps) -> Html {
             if let Some(choice) = *checked {
                 <div class={classes!("feedback", (choice == q.answer).then_some("right"))} role="status" data-testid="quiz-feedback">
                     <strong>{ if choice == q.answer { m.lab("quiz.correct") } else { m.lab("quiz.wrong") } }</strong>
+                    if let Some(why) = why_not(choice) {
+                        { " " }<span class="why-not" data-testid="quiz-why-not">{ m.labf("quiz.why_not", &[("why", &why)]) }</span>
+                    }
                     { " " }{ m.content(&key("explanation"), &q.explanation) }
                     if let Some(href) = &show_href {
                         { " " }<a href={href.clone()} onclick={show_me.clone()} data-testid="quiz-show">{ m.lab("quiz.show") }</a>
                     }
+                    if !others.is_empty() {
+                        <details data-testid="quiz-others">
+                            <summary>{ m.lab("quiz.other_options") }</summary>
+                            <ul>{ for others }</ul>
+                        </details>
+                    }
                 </div>
+                if choice != q.answer {
+                    <button onclick={retry} data-testid="quiz-retry">{ m.lab("quiz.try_again") }</button>
+                }
 
             } else {
                 <button onclick={check} disabled={selected.is_none()} data-testid="quiz-check">{ m.lab("quiz.check") }</button>

@@ -101,3 +101,81 @@ fn the_form_check_sees_a_bank_that_gives_answers_away() {
     let (longest, _) = form_cues(&bank, |q, j| q.options[j].clone());
     assert_eq!(longest, bank.len());
 }
+
+#[test]
+fn every_wrong_option_says_why_it_fails() {
+    // Each question explains each wrong option in its own words: present, short, and not the
+    // right answer's explanation again (parse_bank already checks the shape).
+    let mut problems = Vec::new();
+    let mut count = 0;
+    for q in quiz::bank() {
+        let Some(why) = &q.why else {
+            problems.push(format!("{}: no `why`", q.id));
+            continue;
+        };
+        for (j, entry) in why.iter().enumerate() {
+            let Some(w) = entry else { continue };
+            count += 1;
+            let length = w.text.chars().count();
+            if length > 240 {
+                problems.push(format!("{} option {j}: {length} characters (at most 240)", q.id));
+            }
+            if w.text == q.explanation || q.explanation.contains(&w.text) {
+                problems.push(format!("{} option {j}: repeats the explanation", q.id));
+            }
+        }
+    }
+    assert!(count >= 100, "only {count} explanations");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_why_states_only_what_its_facts_and_the_questions_establish() {
+    // As for the lessons' sentences: a token, a row count or a reply that a "why" names must
+    // come from a declared fact (the question's or its own), checked on the linked run.
+    use fencing_playground::catalogue::{self, facts};
+    let mut problems = Vec::new();
+    for q in quiz::bank() {
+        let scenario = catalogue::find(&q.show.scenario).expect("a built-in");
+        let trace = fencing_playground::sim::run(&scenario.setup);
+        for j in 0..q.options.len() {
+            let Some(w) = q.why_not(j) else { continue };
+            let declared: Vec<quiz::Fact> = q.facts.iter().chain(&w.facts).cloned().collect();
+            for why in facts::undeclared(&w.text, &declared, &trace) {
+                problems.push(format!("{} option {j}: {why}\n    \"{}\"", q.id, w.text));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+    // And the scan bites: a token the run never stored, said without a fact, is reported.
+    let q = quiz::bank().into_iter().next().expect("a question");
+    let trace =
+        fencing_playground::sim::run(&catalogue::find(&q.show.scenario).expect("a built-in").setup);
+    let changed = q.why_not(0).expect("a why").text.replace("34", "35");
+    assert!(!facts::undeclared(&changed, &q.facts, &trace).is_empty(), "{changed}");
+}
+
+#[test]
+fn a_wrong_fact_behind_a_why_is_caught() {
+    // verify() checks each option's facts too: flip one and the question no longer verifies.
+    let mut flipped_any = 0;
+    for question in quiz::bank() {
+        let Some(why) = &question.why else { continue };
+        for (j, entry) in why.iter().enumerate() {
+            let Some(w) = entry else { continue };
+            for (k, fact) in w.facts.iter().enumerate() {
+                let mut broken = question.clone();
+                let slot = broken.why.as_mut().and_then(|why| why[j].as_mut()).expect("entry");
+                slot.facts[k] = crate::support::flip(fact.clone());
+                let verdict = quiz::verify(&broken);
+                assert!(
+                    verdict.as_ref().is_err_and(|e| e.contains(&format!("option {j}"))),
+                    "{} option {j}: a flipped {fact:?} still verified: {verdict:?}",
+                    question.id
+                );
+                flipped_any += 1;
+            }
+        }
+    }
+    assert!(flipped_any >= 30, "only {flipped_any} facts behind the explanations");
+}

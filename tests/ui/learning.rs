@@ -41,7 +41,7 @@ async fn quiz_answers_get_feedback_and_progress_is_stored() {
     let right = find(&root, "quiz-right").expect("the right option is marked");
     let chosen = right.closest("label").unwrap().unwrap().query_selector("input").unwrap().unwrap();
     assert_eq!(chosen.get_attribute("value").as_deref(), Some("1"));
-    assert!(find(&root, "quiz-retry").is_none(), "no retry once the answer is shown");
+    assert!(find(&root, "quiz-retry").is_some(), "a wrong answer may be tried again");
     let show = find(&root, "quiz-show").unwrap().get_attribute("href").unwrap();
     assert!(show.starts_with("#/s/gc-pause-fenced?v=1&t=40000"), "{show}");
     let stored = storage().get_item(PROGRESS_KEY).unwrap().unwrap();
@@ -64,6 +64,60 @@ async fn quiz_answers_get_feedback_and_progress_is_stored() {
     let third = mount_at("#/quiz").await;
     assert!(text(&find(&third, "quiz-before").unwrap()).contains("right on a later try"));
     assert!(text(&find(&third, "quiz-progress").unwrap()).contains("right the first time 0"));
+}
+
+#[wasm_bindgen_test]
+async fn a_wrong_answer_says_why_it_fails_and_may_be_tried_again() {
+    storage().remove_item(PROGRESS_KEY).unwrap();
+    let question = fencing_playground::quiz::bank().into_iter().next().unwrap();
+    let why = |j: usize| question.why_not(j).expect("a wrong option's why").text.clone();
+    let root = mount_at("#/quiz").await;
+    // "It blocks until B releases the lock": wrong, and the feedback says why this option.
+    choose(&root, 2).await;
+    click(&root, "quiz-check").await;
+    let why_not = text(&find(&root, "quiz-why-not").expect("why the choice fails"));
+    assert_eq!(why_not, format!("Why not: {}", why(2)));
+    assert!(text(&find(&root, "quiz-feedback").unwrap()).contains("34 < 33 is false"));
+    // The other wrong options explain themselves too, folded away for review.
+    let others = find(&root, "quiz-others").expect("the other options' why");
+    let folded = others.text_content().unwrap_or_default();
+    assert!(folded.contains(&why(0)) && folded.contains(&why(3)), "{folded}");
+    assert!(!folded.contains(&why(2)), "the chosen option is explained above, not again");
+    let input = |i: usize| -> web_sys::HtmlInputElement {
+        find_all(&root, "quiz-option")[i].clone().dyn_into().unwrap()
+    };
+    assert!((0..4).all(|i| input(i).disabled()), "the options wait while the answer shows");
+    // Try again: the choice is cleared and the options can be chosen again.
+    click(&root, "quiz-retry").await;
+    assert!(find(&root, "quiz-feedback").is_none() && find(&root, "quiz-retry").is_none());
+    assert!((0..4).all(|i| !input(i).disabled() && !input(i).checked()));
+    assert!(find(&root, "quiz-check").unwrap().has_attribute("disabled"), "nothing chosen yet");
+    // Right this time: no why-not and no Try again; the score keeps the first answer.
+    choose(&root, 1).await;
+    click(&root, "quiz-check").await;
+    assert!(text(&find(&root, "quiz-feedback").unwrap()).starts_with("Correct."));
+    assert!(find(&root, "quiz-why-not").is_none() && find(&root, "quiz-retry").is_none());
+    assert!(
+        text(&find(&root, "quiz-progress").unwrap())
+            .contains("answered 1 · right the first time 0")
+    );
+    let stored = storage().get_item(PROGRESS_KEY).unwrap().unwrap();
+    assert_eq!(stored, r#"{"stale-write-at-the-db":{"c":true,"f":false,"n":2}}"#);
+    // In Bahasa Indonesia the reason is the pack's.
+    storage().remove_item(PROGRESS_KEY).unwrap();
+    install_packs();
+    let id = mount_at("#/quiz?lang=id").await;
+    choose(&id, 2).await;
+    click(&id, "quiz-check").await;
+    let pack =
+        fencing_playground::i18n::parse_pack(include_str!("../../static/i18n/id.json")).unwrap();
+    let expected = pack.get("q.stale-write-at-the-db.why.2").unwrap();
+    assert_eq!(
+        text(&find(&id, "quiz-why-not").unwrap()),
+        format!("Mengapa tidak tepat: {expected}")
+    );
+    assert_eq!(text(&find(&id, "quiz-retry").unwrap()), "Coba lagi");
+    storage().remove_item(PROGRESS_KEY).unwrap();
 }
 
 #[wasm_bindgen_test]
