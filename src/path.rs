@@ -63,12 +63,15 @@ impl Finished {
     }
 }
 
-/// The lessons before and after `id` in curriculum order (`None` at either end, and both
-/// for a lesson that is not a built-in).
+/// The lessons before and after `id` (`None` at either end, and both for a lesson that is
+/// not a built-in): on the core path, its neighbours there (a newcomer who started there
+/// stays on it); off it, in curriculum order.
 pub fn neighbours(id: &str) -> (Option<&'static Entry>, Option<&'static Entry>) {
     let index = catalogue::index();
-    match index.iter().position(|e| e.id.as_str() == id) {
-        Some(i) => (i.checked_sub(1).and_then(|j| index.get(j)), index.get(i + 1)),
+    let on_path = index.iter().any(|e| e.core && e.id.as_str() == id);
+    let way: Vec<&Entry> = index.iter().filter(|e| e.core || !on_path).collect();
+    match way.iter().position(|e| e.id.as_str() == id) {
+        Some(i) => (i.checked_sub(1).and_then(|j| way.get(j)).copied(), way.get(i + 1).copied()),
         None => (None, None),
     }
 }
@@ -199,14 +202,23 @@ mod tests {
         }
     }
 
+    /// A lesson on the core path links to its neighbours on the path; one off it, to its
+    /// neighbours in curriculum order (the learner's walkthrough: "Next lesson" left the
+    /// path it had been told to follow).
     #[test]
-    fn every_lesson_links_to_its_neighbours_in_curriculum_order() {
+    fn every_lesson_links_to_its_neighbours_on_its_way() {
         let index = catalogue::index();
-        assert_eq!(neighbours(index[0].id.as_str()).0, None);
-        assert_eq!(neighbours(index[index.len() - 1].id.as_str()).1, None);
-        for pair in index.windows(2) {
-            assert_eq!(neighbours(pair[0].id.as_str()).1, Some(&pair[1]));
-            assert_eq!(neighbours(pair[1].id.as_str()).0, Some(&pair[0]));
+        let path: Vec<&catalogue::Entry> = core().collect();
+        assert_eq!(neighbours(path[0].id.as_str()).0, None);
+        assert_eq!(neighbours(path[path.len() - 1].id.as_str()).1, None);
+        for pair in path.windows(2) {
+            assert_eq!(neighbours(pair[0].id.as_str()).1, Some(pair[1]));
+            assert_eq!(neighbours(pair[1].id.as_str()).0, Some(pair[0]));
+        }
+        for (i, entry) in index.iter().enumerate().filter(|(_, e)| !e.core) {
+            let (before, after) = neighbours(entry.id.as_str());
+            assert_eq!(before, i.checked_sub(1).and_then(|j| index.get(j)));
+            assert_eq!(after, index.get(i + 1));
         }
         assert_eq!(neighbours("nope"), (None, None));
     }
@@ -220,7 +232,7 @@ mod tests {
         let html = super::way_on(&m, "gc-pause-unfenced", &finished, false).into_string();
         assert!(!html.contains("previous-lesson"), "the first lesson has none: {html}");
         assert!(!html.contains("lesson-done"), "{html}");
-        let next = catalogue::index()[1].clone();
+        let next = core().nth(1).expect("a second lesson on the path").clone();
         let setup = crate::player::setup_title(&next.title);
         assert!(html.contains(&format!("Next lesson: {setup} →")), "{html}");
         assert!(

@@ -272,11 +272,17 @@ impl Player {
                         next.cursor = n;
                         next.playing = false;
                     }
-                    // ... and just before the event of an unanswered prediction prompt, with
-                    // the clock at that event's time.
+                    // ... and just before the event of an unanswered prediction prompt, the
+                    // clock a millisecond short of it: at the event's own time the drawing
+                    // and the readouts (a lock's TTL, a key gone) would show the answer.
                     if let Some(stop) = self.stop_between(self.cursor, next.cursor) {
                         next.cursor = stop;
-                        next.time_ms = self.trace.events()[stop].at_ms;
+                        let events = self.trace.events();
+                        let (at_ms, applied_ms) = (
+                            events[stop].at_ms,
+                            stop.checked_sub(1).map_or(0, |i| events[i].at_ms),
+                        );
+                        next.time_ms = at_ms.saturating_sub(1).max(applied_ms).min(at_ms);
                         next.playing = false;
                     }
                 }

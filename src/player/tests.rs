@@ -232,3 +232,26 @@ fn a_range_keeps_the_learner_inside_it() {
     let far = player("gc-pause-fenced").update(Action::SetRange(u64::MAX, u64::MAX));
     assert_eq!(far.time_ms, far.end_ms());
 }
+
+/// The learner's walkthrough (issue 30): Play stopped at gc-pause-fenced's first prediction
+/// ("what happens to the lock at 30 s?") with the clock at the expiry itself, where the
+/// drawing and the readouts already showed the lock gone. It stops a millisecond short.
+#[test]
+fn play_stops_before_a_predicted_moment_without_showing_it() {
+    let mut p =
+        player("gc-pause-fenced").update(Action::SetSpeed(SPEEDS.len() - 1)).update(Action::Play);
+    for _ in 0..200 {
+        p = p.update(Action::Tick(1_000));
+        if !p.playing {
+            break;
+        }
+    }
+    let due = p.prompt_due().expect("play stopped at a prediction");
+    let event = &p.trace.events()[p.cursor];
+    assert_eq!(event.kind.tag(), "expired", "prediction {due} asks about the expiry");
+    assert!(p.time_ms < event.at_ms, "{} ms is not before {} ms", p.time_ms, event.at_ms);
+    let state = p.trace.state_at(p.cursor);
+    let node = &state.nodes[0];
+    let lock = &p.trace.setup().redis.lock_key;
+    assert!(node.keyspace.peek(lock, node.clock_ms(p.time_ms)).is_some(), "the lock still held");
+}

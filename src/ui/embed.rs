@@ -321,8 +321,8 @@ pub(crate) fn statement_context(lang: crate::i18n::Lang) -> crate::xapi::Context
 pub(crate) fn site_address() -> String {
     let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
     let page = href.split(['#', '?']).next().unwrap_or_default();
-    match page.rfind('/') {
-        Some(i) => page[..=i].to_owned(),
+    match page.rsplit_once('/') {
+        Some((folder, _)) => format!("{folder}/"),
         None => page.to_owned(),
     }
 }

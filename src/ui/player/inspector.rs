@@ -322,12 +322,15 @@ pub(crate) fn Verdict(props: &VerdictProps) -> Html {
             (Some(Harm::Hazard), _) | (None, false) => ("verdict warn", "⚠ "),
             (None, true) => ("verdict", "✓ "),
         };
+    // The status element stays (a screen reader announces changes inside it); its text is
+    // markup.
+    let mut o = crate::markup::Markup::new();
+    o.element("strong", &[], mark).text(&text);
+    if props.changed {
+        o.element("span", &[("class", "forked")], &format!(" {}", m.t("verdict.whatif")));
+    }
     html! {
-        <div class={class} data-testid="verdict" role="status">
-            <strong>{ mark }</strong>
-            { text }
-            if props.changed { <span class="forked">{ " " }{ m.t("verdict.whatif") }</span> }
-        </div>
+        <div class={class} data-testid="verdict" role="status">{ crate::ui::markup(o) }</div>
     }
 }
 

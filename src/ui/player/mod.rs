@@ -283,7 +283,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                 <inspector::Verdict trace={player.trace.clone()} changed={!player.whatif.is_original()} />
             }
             <Swimlanes trace={player.trace.clone()} cursor={player.cursor} time_ms={player.time_ms} on_action={dispatch.clone()} {future} title={title.clone()} />
-            <Legend />
+            { legend(&m) }
             <controls::Controls player={Rc::new(player.clone())} on_action={dispatch.clone()} />
             { story }
             <div class="visually-hidden" aria-live="polite" data-testid="live">{ live }</div>
@@ -416,9 +416,7 @@ fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
 
 /// What every mark on the timeline means: the same shapes and classes as the drawing,
 /// written as one string like the drawing itself.
-#[component]
-fn Legend() -> Html {
-    let m = use_i18n();
+fn legend(m: &crate::i18n::Messages) -> Html {
     let mut o = crate::markup::Markup::new();
     o.open("details", &[("class", "legend"), ("data-testid", "legend")]);
     o.element("summary", &[], &m.t("legend.title")).open("ul", &[]);
@@ -438,7 +436,7 @@ const LEGEND: [(&str, &str); 10] = [
         "legend.lock",
     ),
     (
-        r#"<g class="belief holder-1"><rect x="1" y="2" width="18" height="10" class="belief-stale"/></g>"#,
+        r#"<g class="belief holder-0"><rect x="1" y="2" width="18" height="10" class="belief-stale"/></g>"#,
         "legend.stale",
     ),
     (r#"<rect x="0" y="1" width="20" height="12" class="span-paused"/>"#, "legend.paused"),

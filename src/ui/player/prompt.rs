@@ -41,13 +41,16 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
             .collect(),
         correct: Some(prompt.answer),
     };
-    let options = prompt.options.iter().enumerate().map(|(j, option)| {
+    // One listener for every answer: the button names its option (`data-option`).
+    let choose = {
         let chosen = chosen.clone();
         let attempts = attempts.clone();
         let question = format!("{id}#prompt-{}", props.index);
-        let correct = j == prompt.answer;
-        let (activity, parent, lang) = (activity.clone(), scenario_activity.clone(), m.lang);
-        let onclick = Callback::from(move |_: MouseEvent| {
+        let answer = prompt.answer;
+        let (parent, lang) = (scenario_activity.clone(), m.lang);
+        Callback::from(move |e: MouseEvent| {
+            let Some(j) = crate::ui::index_at(e.target(), "data-option") else { return };
+            let correct = j == answer;
             chosen.set(Some(j));
             let attempt = {
                 let mut n = attempts.borrow_mut();
@@ -62,20 +65,39 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
                 first_try: attempt == 1,
                 ..Answered::default()
             }));
-            let outcome = Outcome { success: Some(correct), response: Some(j), ..Outcome::default() };
-            post_statement(&statement(&statement_context(lang), Verb::Answered, &activity, &outcome, Some(&parent)));
-        });
+            let outcome =
+                Outcome { success: Some(correct), response: Some(j), ..Outcome::default() };
+            post_statement(&statement(
+                &statement_context(lang),
+                Verb::Answered,
+                &activity,
+                &outcome,
+                Some(&parent),
+            ));
+        })
+    };
+    // The answers as markup (a disabled button sends no click once one is chosen).
+    let mut options = crate::markup::Markup::new();
+    for (j, option) in prompt.options.iter().enumerate() {
         let class = match answered {
-            Some(a) if a == j && correct => "right",
-            Some(a) if a == j => "wrong",
-            _ => "",
+            Some(a) if a == j && j == prompt.answer => "option right",
+            Some(a) if a == j => "option wrong",
+            _ => "option",
         };
-        html! {
-            <li><button class={classes!("option", class)} {onclick} disabled={answered.is_some()} data-testid="prompt-option">
-                { m.content(&key(&format!("o.{j}")), option) }
-            </button></li>
+        let index = j.to_string();
+        let mut attrs = vec![
+            ("class", class),
+            ("data-option", index.as_str()),
+            ("data-testid", "prompt-option"),
+        ];
+        if answered.is_some() {
+            attrs.push(("disabled", ""));
         }
-    });
+        options
+            .open("li", &[])
+            .element("button", &attrs, &m.content(&key(&format!("o.{j}")), option))
+            .close("li");
+    }
     let retry = {
         let chosen = chosen.clone();
         Callback::from(move |_: MouseEvent| chosen.set(None))
@@ -102,7 +124,7 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
         <section class="prompt" data-testid="prompt" role="group" aria-labelledby="prompt-title">
             <h2 id="prompt-title">{ m.t("prompt.title") }<span class="muted">{ " " }{ m.tf("prompt.answered", &[("n", &n), ("m", &total)]) }</span></h2>
             <p>{ m.content(&key("question"), &prompt.question) }</p>
-            <ol class="options">{ for options }</ol>
+            <ol class="options" onclick={choose}>{ crate::ui::markup(options) }</ol>
             if let Some(a) = answered {
                 <div class="feedback" role="status" data-testid="prompt-feedback">
                     <strong>{ if a == prompt.answer { m.t("prompt.correct") } else { m.t("prompt.wrong") } }</strong>
