@@ -225,6 +225,20 @@ const seek = (t) => JSON.stringify({ protocol: 'fencing-playground', version: 1,
       }
       await fresh.close();
     }
+    // Issue 30, item 13: the compare view's shared clock reads on one line ("0.000 s"; it
+    // wrapped to "0.000 / s"), on a desktop and on a phone.
+    for (const width of [1280, 390]) {
+      const view = await browser.newPage({ viewport: { width, height: 800 } });
+      await view.goto(`${url}lab.html#/compare/gc-pause-unfenced`, { waitUntil: 'load' });
+      await view.waitForSelector('[data-testid=compare] [data-testid=clock]', { timeout: 15000 });
+      const lines = await view.evaluate(() => {
+        const range = document.createRange();
+        range.selectNodeContents(document.querySelector('[data-testid=compare] [data-testid=clock]'));
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      });
+      if (lines !== 1) problems.push(`the compare view's clock takes ${lines} lines at ${width} px`);
+      await view.close();
+    }
     // A phone: no sideways scrolling of the page, no timeline label under 11 px.
     const phone = await browser.newPage({ viewport: { width: 360, height: 740 } });
     for (const hash of ['#/s/gc-pause-fenced?v=1&t=40000', '#/s/dlq-threshold?v=1&t=20000&lang=vi', '#/', '#/s/gc-pause-fenced?v=1&embed=1']) {
