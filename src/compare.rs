@@ -178,9 +178,10 @@ impl Protection {
                             note(*current != key, change);
                             *current = key;
                         }
-                        Step::PutObject { if_match } if self == Protection::None => {
+                        Step::PutObject { if_match, meta_fence } if self == Protection::None => {
                             note(*if_match, Change::PutUnconditional);
                             *if_match = false;
+                            *meta_fence = false;
                         }
                         _ => {}
                     }

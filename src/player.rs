@@ -410,6 +410,7 @@ pub fn is_milestone(kind: &EventKind) -> bool {
             | EventKind::Hung { .. }
             | EventKind::Wrote { .. }
             | EventKind::ObjectRejected { .. }
+            | EventKind::ObjectHead { stale: true, .. }
             | EventKind::Violation { .. }
             | EventKind::Warning { .. }
             | EventKind::NodeCrashed { .. }

@@ -873,7 +873,7 @@ pub fn counterexample_scenario(lesson: &Scenario, found: &Counterexample) -> Sce
 fn can_fail_over(setup: &Setup) -> bool {
     setup.redis.failover_after_ms.is_some()
         && setup.redis.nodes.len() > 1
-        && setup.redis.topology == sim::scenario::Topology::Replicated
+        && setup.redis.topology.has_primary()
 }
 
 fn fault_name(setup: &Setup, i: usize) -> Arg {

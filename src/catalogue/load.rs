@@ -90,15 +90,17 @@ impl<'de> serde::Deserialize<'de> for Version {
 
 /// Checks what the JSON shape cannot: names refer to something, sizes stay bounded.
 pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
-    validate_setup(&scenario.setup)?;
+    check(scenario).map_err(|problem| problem.error())
+}
+
+/// [`validate`] without the words: which rule a scenario breaks. The first page checks its
+/// baked lessons with it and never shows the wording (a lesson that breaks a rule was
+/// damaged on the way), so the messages stay out of its bundle.
+pub fn check(scenario: &Scenario) -> Result<(), Problem> {
+    check_setup(&scenario.setup)?;
     for (i, prompt) in scenario.prompts.iter().enumerate() {
         if prompt.options.len() < 2 || prompt.answer >= prompt.options.len() {
-            return Err(LoadError {
-                path: format!("$.prompts[{i}]"),
-                line: 0,
-                column: 0,
-                message: "a prompt needs at least two options and an answer among them".into(),
-            });
+            return Err(Problem::Prompt(i));
         }
     }
     Ok(())
@@ -108,84 +110,180 @@ pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
 /// setup, sizes stay bounded, and the setup is one the model runs faithfully. Paths are
 /// those of the scenario file, whose top level holds the setup's members.
 pub fn validate_setup(setup: &Setup) -> Result<(), LoadError> {
-    let fail = |path: String, message: String| Err(LoadError { path, line: 0, column: 0, message });
+    check_setup(setup).map_err(|problem| problem.error())
+}
+
+/// A rule of the format a scenario breaks, with the indices that locate it; [`Problem::error`]
+/// words it.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Problem {
+    UntilMs,
+    Nodes,
+    RedlockNodes,
+    AlertWindow,
+    AlertShare,
+    NodeName(usize),
+    ClockOffset(usize),
+    Workers,
+    WorkerName(usize),
+    Steps(usize, List),
+    ZeroTtl(usize, List, usize),
+    Faults,
+    NoWorker(usize),
+    NoNode(usize),
+    Prompt(usize),
+    ConsensusNodes,
+    ConsensusAcquire(usize, List, usize),
+    ConsensusRelease(usize, List, usize),
+    ConsensusRenew(usize, List, usize),
+    ConsensusFault(usize),
+}
+
+/// A worker's two step lists.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum List {
+    Program,
+    OnRejected,
+}
+
+impl List {
+    fn name(self) -> &'static str {
+        match self {
+            List::Program => "program",
+            List::OnRejected => "on_rejected",
+        }
+    }
+}
+
+impl Problem {
+    /// The refusal as the loader reports it: where, and what was expected.
+    pub fn error(self) -> LoadError {
+        let step = |i: usize, list: List, j: usize| format!("$.workers[{i}].{}[{j}]", list.name());
+        let unique = "expected a unique name of 1 to 16 letters, digits, '-' or '_'";
+        let (path, message): (String, String) = match self {
+            Problem::UntilMs => {
+                ("$.until_ms".into(), format!("expected 1 to {UNTIL_MS_MAX} ms (24 hours)"))
+            }
+            Problem::Nodes => ("$.redis.nodes".into(), format!("expected 1 to {NODES_MAX} nodes")),
+            Problem::RedlockNodes => ("$.redis.nodes".into(), "Redlock needs at least 3 nodes".into()),
+            Problem::AlertWindow => ("$.alert.window_ms".into(), "expected 1 ms to 24 hours".into()),
+            Problem::AlertShare => {
+                ("$.alert.share_pct".into(), "expected a percentage from 1 to 100".into())
+            }
+            Problem::NodeName(i) => (format!("$.redis.nodes[{i}].name"), unique.into()),
+            Problem::ClockOffset(i) => (
+                format!("$.redis.nodes[{i}].clock_offset_ms"),
+                "expected at most 24 hours either way".into(),
+            ),
+            Problem::Workers => ("$.workers".into(), format!("expected 1 to {WORKERS_MAX} workers")),
+            Problem::WorkerName(i) => (format!("$.workers[{i}].name"), unique.into()),
+            Problem::Steps(i, list) => (
+                format!("$.workers[{i}].{}", list.name()),
+                format!("expected at most {STEPS_MAX} steps"),
+            ),
+            Problem::ZeroTtl(i, list, j) => {
+                (format!("{}.ttl_ms", step(i, list, j)), "a lock needs a positive TTL".into())
+            }
+            Problem::Faults => ("$.faults".into(), format!("expected at most {FAULTS_MAX} faults")),
+            Problem::NoWorker(i) => (format!("$.faults[{i}].worker"), "no such worker".into()),
+            Problem::NoNode(i) => (format!("$.faults[{i}].node"), "no such node".into()),
+            Problem::Prompt(i) => (
+                format!("$.prompts[{i}]"),
+                "a prompt needs at least two options and an answer among them".into(),
+            ),
+            Problem::ConsensusNodes => (
+                "$.redis.nodes".into(),
+                "with \"tokens\": \"consensus\" the lock lives in one consensus store: list exactly one node".into(),
+            ),
+            Problem::ConsensusAcquire(i, list, j) => (
+                format!("{}.how", step(i, list, j)),
+                "a consensus lock grants its token with the lock: use the default \"how\": \"script\"".into(),
+            ),
+            Problem::ConsensusRelease(i, list, j) => (
+                format!("{}.how", step(i, list, j)),
+                "a consensus lock is released by a transaction that compares the value: use \"how\": \"script\"".into(),
+            ),
+            Problem::ConsensusRenew(i, list, j) => (
+                format!("{}.how", step(i, list, j)),
+                "a consensus lock is renewed by a transaction that compares the value: use \"how\": \"script\"".into(),
+            ),
+            Problem::ConsensusFault(i) => (
+                format!("$.faults[{i}]"),
+                "the consensus store is modelled as available and durable: crash-node, clock-jump and set-counter do not apply to it".into(),
+            ),
+        };
+        LoadError { path, line: 0, column: 0, message }
+    }
+}
+
+/// [`validate_setup`] without the words (see [`check`]).
+pub fn check_setup(setup: &Setup) -> Result<(), Problem> {
     if setup.until_ms == 0 || setup.until_ms > UNTIL_MS_MAX {
-        return fail("$.until_ms".into(), format!("expected 1 to {UNTIL_MS_MAX} ms (24 hours)"));
+        return Err(Problem::UntilMs);
     }
     let nodes = &setup.redis.nodes;
     if nodes.is_empty() || nodes.len() > NODES_MAX {
-        return fail("$.redis.nodes".into(), format!("expected 1 to {NODES_MAX} nodes"));
+        return Err(Problem::Nodes);
     }
     if setup.redis.topology == Topology::Redlock && nodes.len() < 3 {
-        return fail("$.redis.nodes".into(), "Redlock needs at least 3 nodes".into());
+        return Err(Problem::RedlockNodes);
     }
     if setup.tokens == TokenSource::Consensus {
         consensus_fits(setup)?;
     }
     if let Some(rule) = setup.alert {
         if rule.window_ms == 0 || rule.window_ms > UNTIL_MS_MAX {
-            return fail("$.alert.window_ms".into(), "expected 1 ms to 24 hours".into());
+            return Err(Problem::AlertWindow);
         }
         if rule.share_pct == 0 || rule.share_pct > 100 {
-            return fail("$.alert.share_pct".into(), "expected a percentage from 1 to 100".into());
+            return Err(Problem::AlertShare);
         }
     }
     for (i, node) in nodes.iter().enumerate() {
         if !is_name(&node.name) || nodes[..i].iter().any(|n| n.name == node.name) {
-            return fail(
-                format!("$.redis.nodes[{i}].name"),
-                "expected a unique name of 1 to 16 letters, digits, '-' or '_'".into(),
-            );
+            return Err(Problem::NodeName(i));
         }
         if node.clock_offset_ms.unsigned_abs() > UNTIL_MS_MAX {
-            return fail(
-                format!("$.redis.nodes[{i}].clock_offset_ms"),
-                "expected at most 24 hours either way".into(),
-            );
+            return Err(Problem::ClockOffset(i));
         }
     }
     let workers = &setup.workers;
     if workers.is_empty() || workers.len() > WORKERS_MAX {
-        return fail("$.workers".into(), format!("expected 1 to {WORKERS_MAX} workers"));
+        return Err(Problem::Workers);
     }
     for (i, worker) in workers.iter().enumerate() {
         if !is_name(&worker.name) || workers[..i].iter().any(|w| w.name == worker.name) {
-            return fail(
-                format!("$.workers[{i}].name"),
-                "expected a unique name of 1 to 16 letters, digits, '-' or '_'".into(),
-            );
+            return Err(Problem::WorkerName(i));
         }
-        for (list, steps) in [("program", &worker.program), ("on_rejected", &worker.on_rejected)] {
+        for (list, steps) in lists(worker) {
             if steps.len() > STEPS_MAX {
-                return fail(
-                    format!("$.workers[{i}].{list}"),
-                    format!("expected at most {STEPS_MAX} steps"),
-                );
+                return Err(Problem::Steps(i, list));
             }
             for (j, step) in steps.iter().enumerate() {
                 if let Step::Acquire { ttl_ms: 0, .. } = step {
-                    return fail(
-                        format!("$.workers[{i}].{list}[{j}].ttl_ms"),
-                        "a lock needs a positive TTL".into(),
-                    );
+                    return Err(Problem::ZeroTtl(i, list, j));
                 }
             }
         }
     }
     if setup.faults.len() > FAULTS_MAX {
-        return fail("$.faults".into(), format!("expected at most {FAULTS_MAX} faults"));
+        return Err(Problem::Faults);
     }
     // The loader resolved the file's names; a setup built in code (the explorer's trial,
     // the builder's edits) is held to the same: every id is one of its workers or nodes.
     for (i, fault) in setup.faults.iter().enumerate() {
         if fault.worker().is_some_and(|w| w.index() >= workers.len()) {
-            return fail(format!("$.faults[{i}].worker"), "no such worker".into());
+            return Err(Problem::NoWorker(i));
         }
         if fault.node().is_some_and(|n| n.index() >= nodes.len()) {
-            return fail(format!("$.faults[{i}].node"), "no such node".into());
+            return Err(Problem::NoNode(i));
         }
     }
     Ok(())
+}
+
+fn lists(worker: &crate::sim::scenario::WorkerSetup) -> [(List, &Vec<Step>); 2] {
+    [(List::Program, &worker.program), (List::OnRejected, &worker.on_rejected)]
 }
 
 fn is_name(name: &str) -> bool {
@@ -205,38 +303,22 @@ mod tests;
 /// grant returns the revision as the token. The model keeps that store available and durable
 /// (losing a revision would take a majority of its members) and does not simulate its own
 /// elections, so it refuses what would pretend otherwise.
-fn consensus_fits(setup: &Setup) -> Result<(), LoadError> {
-    let fail = |path: String, message: &str| {
-        Err(LoadError { path, line: 0, column: 0, message: message.to_owned() })
-    };
+fn consensus_fits(setup: &Setup) -> Result<(), Problem> {
     if setup.redis.topology != Topology::Replicated || setup.redis.nodes.len() != 1 {
-        return fail(
-            "$.redis.nodes".into(),
-            "with \"tokens\": \"consensus\" the lock lives in one consensus store: list exactly one node",
-        );
+        return Err(Problem::ConsensusNodes);
     }
     for (i, worker) in setup.workers.iter().enumerate() {
-        for (list, steps) in [("program", &worker.program), ("on_rejected", &worker.on_rejected)] {
+        for (list, steps) in lists(worker) {
             for (j, step) in steps.iter().enumerate() {
-                let path = format!("$.workers[{i}].{list}[{j}].how");
                 match step {
                     Step::Acquire { how, .. } if *how != AcquireHow::Script => {
-                        return fail(
-                            path,
-                            "a consensus lock grants its token with the lock: use the default \"how\": \"script\"",
-                        );
+                        return Err(Problem::ConsensusAcquire(i, list, j));
                     }
                     Step::Release { how } if *how != ReleaseHow::Script => {
-                        return fail(
-                            path,
-                            "a consensus lock is released by a transaction that compares the value: use \"how\": \"script\"",
-                        );
+                        return Err(Problem::ConsensusRelease(i, list, j));
                     }
                     Step::Watchdog { how, .. } if *how != RenewHow::Script => {
-                        return fail(
-                            path,
-                            "a consensus lock is renewed by a transaction that compares the value: use \"how\": \"script\"",
-                        );
+                        return Err(Problem::ConsensusRenew(i, list, j));
                     }
                     _ => {}
                 }
@@ -248,10 +330,7 @@ fn consensus_fits(setup: &Setup) -> Result<(), LoadError> {
             fault,
             Fault::CrashNode { .. } | Fault::ClockJump { .. } | Fault::SetCounter { .. }
         ) {
-            return fail(
-                format!("$.faults[{i}]"),
-                "the consensus store is modelled as available and durable: crash-node, clock-jump and set-counter do not apply to it",
-            );
+            return Err(Problem::ConsensusFault(i));
         }
     }
     Ok(())

@@ -104,6 +104,16 @@ impl<V> TokenIndex<V> {
     }
 }
 
+/// What the world tells the checker about an accepted put of the shared object.
+pub struct ObjectPutFact {
+    pub worker: WorkerId,
+    /// The lease the writer held, and the one the replaced object's writer held.
+    pub lease: Option<u32>,
+    pub replaced: Option<u32>,
+    pub token: Option<i64>,
+    pub event: u32,
+}
+
 /// What the world tells the checker about an accepted or rejected write.
 pub struct WriteFact<'a> {
     pub worker: WorkerId,
@@ -288,6 +298,26 @@ impl Checker {
             self.writer_of_token = accepted.writer_of_token;
             self.paid_by = accepted.paid_by;
         }
+    }
+
+    /// An accepted put of the shared object by a worker whose lease had passed to another:
+    /// the object now holds a stale holder's result. Over a newer holder's object it is a
+    /// stale write accepted (`no-stale-accept`, what a fence must refuse); before any newer
+    /// holder's put it is the gap every fence has (`no-stale-holder`), and the newer
+    /// holder's own conditional put will then fail on an ETag it never read.
+    pub fn on_object_put(&self, put: &ObjectPutFact, names: &[String]) -> Option<Finding> {
+        let lease = put.lease?;
+        let newer = self.newer_holder(lease, put.worker)?;
+        let name = |w: WorkerId| names.get(w.index()).map_or("?", String::as_str).to_owned();
+        let mut args = vec![("worker", name(put.worker)), ("newer", name(newer.worker))];
+        args.push(("token", put.token.map_or("-".to_owned(), |t| token_text(self.source, t))));
+        args.push(("t", secs(newer.at_ms)));
+        let note = Note::new("sim.stale_object", args);
+        let property = match put.replaced {
+            Some(replaced) if replaced > lease => Property::NoStaleAccept,
+            _ => Property::NoStaleHolder,
+        };
+        Some(violation(property, note, vec![newer.event, put.event]))
     }
 
     pub fn on_write(&mut self, fact: &WriteFact<'_>, names: &[String]) -> Vec<Finding> {

@@ -159,6 +159,12 @@ pub enum EventKind {
         name: String,
         etag: String,
     },
+    /// `HEAD` of the result object; `stale` when the token in its metadata was not below
+    /// the worker's own.
+    ObjectHead {
+        name: String,
+        stale: bool,
+    },
     /// A conditional put failed: `412 Precondition Failed`.
     ObjectRejected {
         name: String,
@@ -259,6 +265,7 @@ pub const TAGS: &[&str] = &[
     "charged",
     "charge-replayed",
     "object-put",
+    "object-head",
     "object-rejected",
     "object-deleted",
     "sent-to-dlq",
@@ -313,6 +320,7 @@ impl EventKind {
             EventKind::Charged { .. } => "charged",
             EventKind::ChargeReplayed { .. } => "charge-replayed",
             EventKind::ObjectPut { .. } => "object-put",
+            EventKind::ObjectHead { .. } => "object-head",
             EventKind::ObjectRejected { .. } => "object-rejected",
             EventKind::ObjectDeleted { .. } => "object-deleted",
             EventKind::SentToDlq => "sent-to-dlq",
@@ -430,6 +438,10 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
     (
         "sim.stale_holder_plain",
         "write by {worker} accepted after its lease had passed to {newer} (granted at {t}), while {newer} held the lock",
+    ),
+    (
+        "sim.stale_object",
+        "put by {worker} with token {token} replaced the shared object after its lease had passed to {newer} (granted at {t})",
     ),
     ("sim.one_writer", "token {token} was accepted from two writers: {first} and {second}"),
     ("sim.paid_once", "order moved to paid a second time: first by {first}, now by {second}"),

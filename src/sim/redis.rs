@@ -6,6 +6,8 @@
 //! replication, crashes or workers (see `world`), and never reads a clock: the caller
 //! passes the node's wall-clock time in every call.
 
+pub mod slot;
+
 use crate::sim::order::SortedMap;
 use std::fmt::Write as _;
 

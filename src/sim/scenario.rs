@@ -305,6 +305,17 @@ pub enum Topology {
     Replicated,
     /// Independent nodes, locked by majority (Redlock).
     Redlock,
+    /// A Redis Cluster shard (`cluster-enabled yes`): a primary and its replicas as in
+    /// `Replicated`, and a request whose keys hash to different slots is refused with
+    /// `CROSSSLOT` (the shard owns every slot, so nothing is ever redirected).
+    Cluster,
+}
+
+impl Topology {
+    /// Whether the nodes are one primary and its replicas (everything but Redlock).
+    pub fn has_primary(self) -> bool {
+        self != Topology::Redlock
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Deserialize, Serialize)]
@@ -476,9 +487,20 @@ pub enum Step {
         attempts: u32,
         backoff_ms: u64,
     },
-    /// Upload the result object; with `if_match`, a conditional put on the ETag read first.
+    /// Upload the result object; with `if_match`, a conditional put on the ETag read first,
+    /// and with `meta_fence` as well, the put stores this worker's token in the object's
+    /// metadata (`x-amz-meta-fence`) for a later `head-object` to compare with.
     PutObject {
         if_match: bool,
+        meta_fence: bool,
+    },
+    /// `HEAD` the result object: its ETag (for a later `If-Match`) and its metadata; with
+    /// `compare`, the worker stops when the token in the metadata is not below its own. The
+    /// comparison is in the client, but the put that follows is conditional on this very
+    /// ETag, so a put by anyone in between makes it fail: together they are one
+    /// compare-and-set.
+    HeadObject {
+        compare: Compare,
     },
     /// Delete the objects this worker uploaded under its (stale) token.
     DeleteOwnObjects,
@@ -695,7 +717,7 @@ macro_rules! words {
 }
 pub(crate) use words;
 
-words!(Topology: "replicated" => Topology::Replicated, "redlock" => Topology::Redlock);
+words!(Topology: "replicated" => Topology::Replicated, "redlock" => Topology::Redlock, "cluster" => Topology::Cluster);
 words!(TokenSource:
     "redis-incr" => TokenSource::RedisIncr,
     "consensus" => TokenSource::Consensus,

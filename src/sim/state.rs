@@ -77,6 +77,10 @@ pub struct StoredObject {
     pub etag: String,
     pub written_by: WorkerId,
     pub token: Option<i64>,
+    /// The lease its writer held (the checker's order of holders).
+    pub lease: Option<u32>,
+    /// The token the writer stored in the object's metadata (`x-amz-meta-fence`), if any.
+    pub meta_fence: Option<i64>,
 }
 
 /// What a worker is doing.

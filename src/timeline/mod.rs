@@ -89,6 +89,7 @@ pub fn marker_class(kind: &EventKind) -> MarkerClass {
         | EventKind::AcquireFailed
         | EventKind::GaveUp
         | EventKind::ObjectRejected { .. }
+        | EventKind::ObjectHead { stale: true, .. }
         | EventKind::Renewed { ok: false }
         | EventKind::NodeLocked { ok: false, .. }
         | EventKind::Unreachable { .. }

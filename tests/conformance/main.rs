@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+mod cluster;
 mod redis;
 mod resp;
 mod sql;

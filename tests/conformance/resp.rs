@@ -22,6 +22,14 @@ impl Conn {
         conn
     }
 
+    /// Connects without selecting a database (a cluster node has only database 0).
+    pub(crate) fn connect_cluster(port: u16) -> Conn {
+        let stream = TcpStream::connect(("127.0.0.1", port))
+            .unwrap_or_else(|e| panic!("cannot reach the cluster node on 127.0.0.1:{port}: {e}"));
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        Conn { reader: BufReader::new(stream.try_clone().unwrap()), writer: stream }
+    }
+
     pub(crate) fn call(&mut self, args: &[String]) -> Reply {
         let mut out = format!("*{}\r\n", args.len()).into_bytes();
         for arg in args {

@@ -5,7 +5,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 /// The same literals as `tests/sim/determinism.rs`; both must change together.
 const GOLDEN_GC_PAUSE_FENCED: &str = "88571ae261000805";
-const GOLDEN_ALL_EXPORTS: &str = "07423a422c9eaea7";
+const GOLDEN_ALL_EXPORTS: &str = "ee363e0d60f476c6";
 
 #[wasm_bindgen_test]
 fn wasm_trace_digest_matches_native() {

@@ -392,10 +392,16 @@ pub fn read_lesson(bytes: &[u8]) -> Result<Scenario, LoadError> {
             "this is not a lesson baked by this version of the playground; reload the page".into(),
         )
     })?;
+    // Which of postcard's errors it was would not help a learner, and its wording would
+    // bring every one of postcard's messages into the first page.
     let file: ScenarioFile = postcard::from_bytes(body)
-        .map_err(|e| damaged(format!("the lesson is damaged ({e}); reload the page")))?;
+        .map_err(|_| damaged("the lesson is damaged; reload the page".into()))?;
     let scenario = resolved(file)?;
-    crate::catalogue::load::validate(&scenario)?;
+    // The same rules as a file's, unworded: a baked lesson that breaks one was damaged on
+    // its way here, and the loader's wording of each rule would cost the first page its
+    // download.
+    crate::catalogue::load::check(&scenario)
+        .map_err(|_| damaged("the lesson breaks a rule of the format; reload the page".into()))?;
     Ok(scenario)
 }
 

@@ -176,6 +176,7 @@ pub enum StepKind {
     Write,
     Charge,
     PutObject,
+    HeadObject,
     DeleteOwnObjects,
     Reread,
     CheckLease,
@@ -197,6 +198,7 @@ words!(StepKind:
     "write" => StepKind::Write,
     "charge" => StepKind::Charge,
     "put-object" => StepKind::PutObject,
+    "head-object" => StepKind::HeadObject,
     "delete-own-objects" => StepKind::DeleteOwnObjects,
     "reread" => StepKind::Reread,
     "check-lease" => StepKind::CheckLease,
@@ -220,7 +222,8 @@ impl StepKind {
             StepKind::Read => &["do", "compare", "done_if"],
             StepKind::Write => &["do", "how", "status", "from", "attempts", "backoff_ms"],
             StepKind::Charge => &["do", "key", "attempts", "backoff_ms"],
-            StepKind::PutObject => &["do", "if_match"],
+            StepKind::PutObject => &["do", "if_match", "meta_fence"],
+            StepKind::HeadObject => &["do", "compare"],
             StepKind::Watchdog => &["do", "interval_ms", "how"],
             StepKind::Release => &["do", "how"],
             StepKind::DeleteOwnObjects
@@ -255,12 +258,13 @@ pub(super) struct StepForm {
     from: Option<String>,
     interval_ms: Option<u64>,
     if_match: Option<bool>,
+    meta_fence: Option<bool>,
     attempts: Option<u32>,
     backoff_ms: Option<u64>,
 }
 
 impl StepForm {
-    fn present(&self) -> [(&'static str, bool); 16] {
+    fn present(&self) -> [(&'static str, bool); 17] {
         [
             ("key", self.key.is_some()),
             ("how", self.how.is_some()),
@@ -276,6 +280,7 @@ impl StepForm {
             ("from", self.from.is_some()),
             ("interval_ms", self.interval_ms.is_some()),
             ("if_match", self.if_match.is_some()),
+            ("meta_fence", self.meta_fence.is_some()),
             ("attempts", self.attempts.is_some()),
             ("backoff_ms", self.backoff_ms.is_some()),
         ]
@@ -320,7 +325,11 @@ impl TryFrom<StepForm> for Step {
                 attempts,
                 backoff_ms: f.backoff_ms.unwrap_or(0),
             },
-            StepKind::PutObject => Step::PutObject { if_match: f.if_match.unwrap_or(false) },
+            StepKind::PutObject => Step::PutObject {
+                if_match: f.if_match.unwrap_or(false),
+                meta_fence: f.meta_fence.unwrap_or(false),
+            },
+            StepKind::HeadObject => Step::HeadObject { compare: f.compare.unwrap_or_default() },
             StepKind::DeleteOwnObjects => Step::DeleteOwnObjects,
             StepKind::Reread => Step::Reread,
             StepKind::CheckLease => Step::CheckLease,
@@ -373,8 +382,13 @@ impl From<Step> for StepForm {
                 backoff_ms: Some(backoff_ms),
                 ..form(StepKind::Charge)
             },
-            Step::PutObject { if_match } => {
-                StepForm { if_match: Some(if_match), ..form(StepKind::PutObject) }
+            Step::PutObject { if_match, meta_fence } => StepForm {
+                if_match: Some(if_match),
+                meta_fence: meta_fence.then_some(true),
+                ..form(StepKind::PutObject)
+            },
+            Step::HeadObject { compare } => {
+                StepForm { compare: Some(compare), ..form(StepKind::HeadObject) }
             }
             Step::DeleteOwnObjects => form(StepKind::DeleteOwnObjects),
             Step::Reread => form(StepKind::Reread),

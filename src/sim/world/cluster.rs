@@ -6,7 +6,7 @@ use super::{Action, World};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{NodeId, WorkerId};
 use crate::sim::redis::{Command, Effect, Effects, ExpiryRole, Keyspace, Reply, SentAs};
-use crate::sim::scenario::{Fault, Persistence};
+use crate::sim::scenario::{Fault, Persistence, Topology};
 use crate::sim::script::Script;
 use crate::sim::state::Role;
 use std::cmp::Reverse;
@@ -100,6 +100,12 @@ impl<'s> World<'s> {
         keys: &[impl AsRef<str>],
         args: &[impl AsRef<str>],
     ) -> Reply {
+        // A cluster node refuses a script whose keys span two slots before running it.
+        if self.setup.redis.topology == Topology::Cluster
+            && let Some(refusal) = crate::sim::redis::slot::cross_slot(keys)
+        {
+            return refusal;
+        }
         self.on_node(n, |keyspace, now_ms, role, effects| {
             script.run(keyspace, keys, args, now_ms, role, effects)
         })

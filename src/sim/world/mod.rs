@@ -165,6 +165,8 @@ struct World<'s> {
     truncated: bool,
     /// The event that last changed the order row (the cause of later rejections).
     last_write_event: Option<u32>,
+    /// The last accepted put of the shared object (what a `HEAD` then reads).
+    last_object_put: Option<u32>,
     /// How many workers believed they held the lock after the last change.
     overlapping: usize,
     /// The workers waiting for the row lock.
@@ -185,7 +187,7 @@ impl<'s> World<'s> {
         let redis = &setup.redis;
         let nodes = initial_nodes(redis, setup.tokens);
         let primary = match redis.topology {
-            Topology::Replicated if !nodes.is_empty() => Some(NodeId(0)),
+            topology if topology.has_primary() && !nodes.is_empty() => Some(NodeId(0)),
             _ => None,
         };
         let workers: Vec<WorkerState> = setup.workers.iter().map(initial_worker).collect();
@@ -244,6 +246,7 @@ impl<'s> World<'s> {
             frames: Vec::new(),
             truncated: false,
             last_write_event: None,
+            last_object_put: None,
             overlapping: 0,
             blocked: Vec::new(),
             db,
@@ -422,13 +425,12 @@ fn initial_nodes(setup: &RedisSetup, tokens: TokenSource) -> Vec<NodeState> {
         .map(|(i, node)| {
             let role = match (setup.topology, i) {
                 (Topology::Redlock, _) => Role::Peer,
-                (Topology::Replicated, 0) => Role::Primary,
-                (Topology::Replicated, _) => Role::Replica { of: NodeId(0) },
+                (Topology::Replicated | Topology::Cluster, 0) => Role::Primary,
+                (Topology::Replicated | Topology::Cluster, _) => Role::Replica { of: NodeId(0) },
             };
             let mut keyspace = Keyspace::new();
             // The counter's history before the run, on every node (already replicated).
-            if setup.fence_start != 0 && setup.topology == Topology::Replicated && counter_on_nodes
-            {
+            if setup.fence_start != 0 && setup.topology.has_primary() && counter_on_nodes {
                 keyspace.apply(&Effect::Put {
                     key: setup.fence_key.clone(),
                     entry: crate::sim::redis::Entry {

@@ -5,7 +5,7 @@ use super::{Recording, World};
 use crate::sim::check::Finding;
 use crate::sim::event::{Actor, Event, EventKind, Note};
 use crate::sim::id::WorkerId;
-use crate::sim::scenario::{Setup, Topology};
+use crate::sim::scenario::Setup;
 use crate::sim::state::{Activity, Belief};
 
 /// What an event says in prose: the English text and the translatable note it comes from.
@@ -64,9 +64,7 @@ impl<'s> World<'s> {
                 | EventKind::Renewed { .. }
                 | EventKind::Released { .. }
                 | EventKind::WaitReturned { .. },
-            ) if self.setup.redis.topology == Topology::Replicated => {
-                self.state.primary.map(Actor::Node)
-            }
+            ) if self.setup.redis.topology.has_primary() => self.state.primary.map(Actor::Node),
             (Actor::Db | Actor::Gateway | Actor::Storage | Actor::Dlq | Actor::Tokens, _) => {
                 self.acting.map(Actor::Worker)
             }

@@ -3,9 +3,10 @@
 
 use super::World;
 use super::record::Said;
+use crate::sim::check::ObjectPutFact;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::WorkerId;
-use crate::sim::scenario::KeyStrategy;
+use crate::sim::scenario::{Compare, KeyStrategy};
 use crate::sim::state::{Charge, StoredObject};
 
 impl<'s> World<'s> {
@@ -76,9 +77,40 @@ impl<'s> World<'s> {
         format!("orders/{}/receipt.pdf", self.state.order.id)
     }
 
-    pub(super) fn step_put_object(&mut self, w: WorkerId, if_match: bool) {
+    /// `HEAD` of the shared result object: remember its ETag for the put's `If-Match`, and
+    /// with `compare`, stop when its metadata carries a token not below this worker's.
+    pub(super) fn step_head_object(&mut self, w: WorkerId, compare: Compare) {
+        let name = self.object_name();
+        let token = self.state.workers[w.index()].lease.as_ref().and_then(|l| l.token);
+        let current = self.state.objects.iter().find(|o| o.name == name);
+        let etag = current.map(|o| o.etag.clone());
+        let stored = current.and_then(|o| o.meta_fence);
+        let stale = match (compare, stored, token) {
+            (Compare::Token, Some(stored), Some(mine)) => stored >= mine,
+            // No token to compare: a worker that checks cannot claim to be newer.
+            (Compare::Token, _, None) => true,
+            _ => false,
+        };
+        let reply = match (&etag, stored) {
+            (None, _) => "404 Not Found".to_owned(),
+            (Some(tag), None) => format!("200 OK ETag \"{tag}\""),
+            (Some(tag), Some(fence)) => format!("200 OK ETag \"{tag}\" x-amz-meta-fence: {fence}"),
+        };
+        self.state.workers[w.index()].etag_seen = etag;
+        let command = format!("HEAD /bucket/{name}");
+        let causes = self.last_object_put.into_iter().collect();
+        self.emit(Actor::Worker(w), EventKind::ObjectHead { name, stale }, command, reply, causes);
+        if stale {
+            self.fenced_off(w);
+        } else {
+            self.advance_after(w, 0, false);
+        }
+    }
+
+    pub(super) fn step_put_object(&mut self, w: WorkerId, if_match: bool, meta_fence: bool) {
         let ws = &self.state.workers[w.index()];
         let token = ws.lease.as_ref().and_then(|l| l.token);
+        let lease = ws.lease.as_ref().map(|l| l.seq);
         // A conditional put replaces one shared object; otherwise each token writes its own
         // artifact, which a fenced-off worker must clean up.
         let name = if if_match {
@@ -107,7 +139,9 @@ impl<'s> World<'s> {
         } else {
             String::new()
         };
-        let command = format!("PUT /bucket/{name}{precondition}");
+        let meta_fence = token.filter(|_| meta_fence);
+        let metadata = meta_fence.map_or(String::new(), |t| format!(" x-amz-meta-fence: {t}"));
+        let command = format!("PUT /bucket/{name}{precondition}{metadata}");
         if if_match && current_etag != seen {
             self.emit(
                 Actor::Storage,
@@ -119,7 +153,15 @@ impl<'s> World<'s> {
             self.fenced_off(w);
             return;
         }
-        let object = StoredObject { name: name.clone(), etag: etag.clone(), written_by: w, token };
+        let replaced = current.and_then(|i| self.state.objects[i].lease);
+        let object = StoredObject {
+            name: name.clone(),
+            etag: etag.clone(),
+            written_by: w,
+            token,
+            lease,
+            meta_fence,
+        };
         match current {
             Some(i) => self.state.objects[i] = object,
             None => self.state.objects.push(object),
@@ -130,7 +172,22 @@ impl<'s> World<'s> {
             ws.uploads.push(name.clone());
         }
         let reply = format!("200 OK ETag \"{etag}\"");
-        self.emit(Actor::Storage, EventKind::ObjectPut { name, etag }, command, reply, Vec::new());
+        let shared = if_match;
+        let event = self.emit(
+            Actor::Storage,
+            EventKind::ObjectPut { name, etag },
+            command,
+            reply,
+            Vec::new(),
+        );
+        if shared {
+            // Only the one shared object can be overwritten by a holder whose time is up;
+            // a per-token artifact is its writer's own, cleaned up after a rejection.
+            self.last_object_put = Some(event);
+            let put = ObjectPutFact { worker: w, lease, replaced, token, event };
+            let finding = self.checker.on_object_put(&put, &self.names);
+            self.record_findings(finding.into_iter().collect());
+        }
         self.advance_after(w, 0, false);
     }
 

@@ -96,7 +96,10 @@ impl<'s> World<'s> {
             Step::Charge { key, attempts, backoff_ms } => {
                 self.step_charge(w, *key, *attempts, *backoff_ms);
             }
-            Step::PutObject { if_match } => self.step_put_object(w, *if_match),
+            Step::PutObject { if_match, meta_fence } => {
+                self.step_put_object(w, *if_match, *meta_fence)
+            }
+            Step::HeadObject { compare } => self.step_head_object(w, *compare),
             Step::DeleteOwnObjects => self.step_delete_objects(w),
             Step::Reread => self.step_reread(w),
             Step::CheckLease => self.step_check_lease(w),
