@@ -975,6 +975,20 @@ impl Moments {
         let mut shifting = vec![Vec::new(); n];
         for event in trace.events() {
             all.push(event.at_ms);
+            // A gateway that forgets keys: the moment a key stored by this charge is
+            // forgotten moves with the worker that charged.
+            if let (
+                EventKind::Charged { key: Some(_) },
+                Some(retention_ms),
+                Some(Actor::Worker(w)),
+            ) = (&event.kind, setup.gateway.key_retention_ms, event.peer)
+            {
+                let forgotten = event.at_ms.saturating_add(retention_ms);
+                deadlines.push(forgotten);
+                if let Some(own) = shifting.get_mut(w.index()) {
+                    own.push(forgotten);
+                }
+            }
             let Actor::Worker(w) = event.actor else { continue };
             let Some(times) = of_worker.get_mut(w.index()) else { continue };
             times.push(event.at_ms);

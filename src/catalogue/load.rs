@@ -90,12 +90,14 @@ impl<'de> serde::Deserialize<'de> for Version {
 
 /// Checks what the JSON shape cannot: names refer to something, sizes stay bounded.
 pub fn validate(scenario: &Scenario) -> Result<(), LoadError> {
-    check(scenario).map_err(|problem| problem.error())
+    check(scenario).and_then(|()| faithful(&scenario.setup)).map_err(|problem| problem.error())
 }
 
-/// [`validate`] without the words: which rule a scenario breaks. The first page checks its
-/// baked lessons with it and never shows the wording (a lesson that breaks a rule was
-/// damaged on the way), so the messages stay out of its bundle.
+/// What keeps a run safe and small, without the words: which such rule a scenario breaks.
+/// The first page checks its baked lessons with it and never shows the wording (a lesson
+/// that breaks a rule was damaged on the way), so the messages stay out of its bundle;
+/// whether the model runs the setup faithfully ([`validate`]'s other half) was settled when
+/// the lesson was baked.
 pub fn check(scenario: &Scenario) -> Result<(), Problem> {
     check_setup(&scenario.setup)?;
     for (i, prompt) in scenario.prompts.iter().enumerate() {
@@ -110,7 +112,19 @@ pub fn check(scenario: &Scenario) -> Result<(), Problem> {
 /// setup, sizes stay bounded, and the setup is one the model runs faithfully. Paths are
 /// those of the scenario file, whose top level holds the setup's members.
 pub fn validate_setup(setup: &Setup) -> Result<(), LoadError> {
-    check_setup(setup).map_err(|problem| problem.error())
+    check_setup(setup).and_then(|()| faithful(setup)).map_err(|problem| problem.error())
+}
+
+/// Whether the model runs the setup faithfully: Redlock needs a majority of three or more,
+/// and a consensus store is the model's only where it is modelled.
+fn faithful(setup: &Setup) -> Result<(), Problem> {
+    if setup.redis.topology == Topology::Redlock && setup.redis.nodes.len() < 3 {
+        return Err(Problem::RedlockNodes);
+    }
+    if setup.tokens == TokenSource::Consensus {
+        consensus_fits(setup)?;
+    }
+    Ok(())
 }
 
 /// A rule of the format a scenario breaks, with the indices that locate it; [`Problem::error`]
@@ -216,7 +230,7 @@ impl Problem {
     }
 }
 
-/// [`validate_setup`] without the words (see [`check`]).
+/// [`validate_setup`]'s bounds without the words (see [`check`]).
 pub fn check_setup(setup: &Setup) -> Result<(), Problem> {
     if setup.until_ms == 0 || setup.until_ms > UNTIL_MS_MAX {
         return Err(Problem::UntilMs);
@@ -224,12 +238,6 @@ pub fn check_setup(setup: &Setup) -> Result<(), Problem> {
     let nodes = &setup.redis.nodes;
     if nodes.is_empty() || nodes.len() > NODES_MAX {
         return Err(Problem::Nodes);
-    }
-    if setup.redis.topology == Topology::Redlock && nodes.len() < 3 {
-        return Err(Problem::RedlockNodes);
-    }
-    if setup.tokens == TokenSource::Consensus {
-        consensus_fits(setup)?;
     }
     if let Some(rule) = setup.alert {
         if rule.window_ms == 0 || rule.window_ms > UNTIL_MS_MAX {

@@ -400,12 +400,15 @@ pub enum StatusCheck {
 pub struct GatewaySetup {
     /// Whether the payment gateway replays the stored result for a repeated key.
     pub honours_keys: bool,
+    /// How long the gateway keeps a key after its first request (Stripe: at least 24 h);
+    /// a repeat after that is a new request. None: forever.
+    pub key_retention_ms: Option<u64>,
 }
 
 impl Default for GatewaySetup {
     /// A gateway that honours idempotency keys, as Stripe-like APIs do.
     fn default() -> GatewaySetup {
-        GatewaySetup { honours_keys: true }
+        GatewaySetup { honours_keys: true, key_retention_ms: None }
     }
 }
 

@@ -604,3 +604,46 @@ fn stored_progress_embed_messages_and_language_packs_never_panic() {
         },
     );
 }
+
+#[test]
+fn a_baked_lesson_the_model_would_not_run_faithfully_still_runs_without_panic() {
+    // The first page re-checks a baked lesson's bounds only (`load::check`); Redlock's
+    // majority and the consensus store's limits were settled when it was baked. A lesson
+    // damaged into breaking them must still run, not panic.
+    use fencing_playground::sim::id::NodeId;
+    use fencing_playground::sim::scenario::{CrashKind, Fault, TokenSource, Topology};
+    let mut ran = 0;
+    for lesson in catalogue::all() {
+        for variant in 0..3 {
+            let mut scenario = lesson.clone();
+            let setup = &mut scenario.setup;
+            match variant {
+                0 => {
+                    setup.redis.topology = Topology::Redlock;
+                    setup.redis.nodes.truncate(1);
+                }
+                1 => {
+                    setup.tokens = TokenSource::Consensus;
+                    setup.faults.push(Fault::CrashNode {
+                        node: NodeId::at(0),
+                        at_ms: 1_000,
+                        kind: CrashKind::Power,
+                        restart_after_ms: Some(500),
+                    });
+                }
+                _ => {
+                    setup.redis.topology = Topology::Cluster;
+                    setup.tokens = TokenSource::Consensus;
+                }
+            }
+            // A fault on a node the truncation removed is out of bounds: refused, fine.
+            if load::check(&scenario).is_err() {
+                continue;
+            }
+            ran += 1;
+            let trace = catch_unwind(AssertUnwindSafe(|| sim::run(&scenario.setup)));
+            assert!(trace.is_ok(), "{}: variant {variant} panicked", lesson.id);
+        }
+    }
+    assert!(ran >= catalogue::all().len() * 2, "only {ran} variants ran");
+}

@@ -5,7 +5,7 @@ use wasm_bindgen_test::wasm_bindgen_test;
 
 /// The same literals as `tests/sim/determinism.rs`; both must change together.
 const GOLDEN_GC_PAUSE_FENCED: &str = "88571ae261000805";
-const GOLDEN_ALL_EXPORTS: &str = "ee363e0d60f476c6";
+const GOLDEN_ALL_EXPORTS: &str = "f5376797a694c79e";
 
 #[wasm_bindgen_test]
 fn wasm_trace_digest_matches_native() {

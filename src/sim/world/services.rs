@@ -31,13 +31,25 @@ impl<'s> World<'s> {
         if let Some(key) = &key {
             command.push_str(&format!(" Idempotency-Key: {key}"));
         }
+        // A key older than the gateway's retention is forgotten when it comes back (the
+        // model prunes lazily; Stripe prunes after at least 24 h): the request is new.
+        let now = self.state.now_ms;
+        let last = |charges: &[Charge], key: &String| {
+            charges.iter().rposition(|c| c.key.as_ref() == Some(key))
+        };
+        if let (Some(k), Some(retention_ms)) = (&key, self.setup.gateway.key_retention_ms)
+            && let Some(i) = last(&self.state.charges, k)
+            && now.saturating_sub(self.state.charges[i].at_ms) >= retention_ms
+        {
+            self.state.idempotency_keys.retain(|kept| kept != k);
+        }
         let replay = key
             .as_ref()
             .filter(|k| self.setup.gateway.honours_keys && self.state.idempotency_keys.contains(k));
         if let Some(key) = replay.cloned() {
             // A replay answers with the stored result, the first charge's own id, as
             // Stripe's does (it adds `Idempotent-Replayed: true`).
-            let first = self.state.charges.iter().position(|c| c.key.as_ref() == Some(&key));
+            let first = last(&self.state.charges, &key);
             let reply =
                 format!("200 charge ch_{} (replayed, no new charge)", first.map_or(0, |i| i + 1));
             self.emit(

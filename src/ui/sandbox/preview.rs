@@ -201,22 +201,22 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
             </div>
             // On a narrow screen the drawing keeps a workable size and scrolls sideways.
             <div class="timeline-wrap">
-            <svg ref={svg_ref} class={classes!("sandbox-timeline", drag.is_some().then_some("dragging"))} viewBox={format!("0 0 {WIDTH} {height}")}
+            <svg ref={svg_ref} class={classes!("sandbox-timeline", drag.is_some().then_some("dragging"))} viewBox={format!("0 0 {} {}", px(WIDTH), px(height))}
                 role="group" aria-label={m.lab("sandbox.preview")} data-testid="sandbox-timeline"
                 onpointermove={on_move} onpointerup={on_up.clone()} onpointercancel={on_up}>
                 { for lanes.iter().enumerate().map(|(i, lane)| {
                     let y = i as f64 * LANE_H;
                     html! {
                         <g class={classes!("lane", lane.is_node.then_some("node"))} data-lane={lane.name.clone()}>
-                            <rect class="lane-bg" x={GUTTER.to_string()} y={(y + 3.0).to_string()} width={(WIDTH - GUTTER).to_string()} height={(LANE_H - 6.0).to_string()}
+                            <rect class="lane-bg" x={px(GUTTER)} y={px(y + 3.0)} width={px(WIDTH - GUTTER)} height={px(LANE_H - 6.0)}
                                 data-testid="sandbox-lane" data-lane={lane.name.clone()} onclick={lane_click(lane.name.clone())} />
-                            <text x="4" y={(y + LANE_H / 2.0 + 4.0).to_string()}>{ &lane.name }</text>
+                            <text x="4" y={px(y + LANE_H / 2.0 + 4.0)}>{ &lane.name }</text>
                         </g>
                     }
                 }) }
                 { for others.iter().enumerate().map(|(i, name)| {
                     let y = (lanes.len() + i) as f64 * LANE_H;
-                    html! { <text class="other" x="4" y={(y + LANE_H / 2.0 + 4.0).to_string()}>{ name }</text> }
+                    html! { <text class="other" x="4" y={px(y + LANE_H / 2.0 + 4.0)}>{ name }</text> }
                 }) }
                 { for timeline::spans(s).into_iter().map(|span| {
                     let Some(y) = lane_y(&span.lane) else { return Html::default() };
@@ -225,13 +225,13 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                     let end = Handle::FaultEnd(span.fault);
                     html! {
                         <g class={classes!("fault", span.kind)} data-testid="sandbox-fault-span" data-fault={span.fault.to_string()}>
-                            <rect class="fault-body" x={x0.to_string()} y={(y + 8.0).to_string()} width={(x1 - x0).to_string()} height={(LANE_H - 16.0).to_string()}
+                            <rect class="fault-body" x={px(x0)} y={px(y + 8.0)} width={px(x1 - x0)} height={px(LANE_H - 16.0)}
                                 tabindex="0" role="slider" aria-label={handle_label(at)} aria-valuenow={span.from_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
                                 data-testid="sandbox-fault-handle" pointer-events={through} onpointerdown={grab(at)} onkeydown={keys(at)}>
                                 <title>{ handle_label(at) }</title>
                             </rect>
                             if span.stretches {
-                                <rect class="fault-end" x={(x1 - 4.0).to_string()} y={(y + 5.0).to_string()} width="8" height={(LANE_H - 10.0).to_string()}
+                                <rect class="fault-end" x={px(x1 - 4.0)} y={px(y + 5.0)} width="8" height={px(LANE_H - 10.0)}
                                     tabindex="0" role="slider" aria-label={handle_label(end)} aria-valuenow={span.to_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
                                     data-testid="sandbox-fault-end" pointer-events={through} onpointerdown={grab(end)} onkeydown={keys(end)}>
                                     <title>{ handle_label(end) }</title>
@@ -245,7 +245,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                     let Some(y) = y_of(&name) else { return Html::default() };
                     let tag = event.kind.tag();
                     html! {
-                        <circle class={classes!("event", tag, (*selected == Some(i)).then_some("selected"))} cx={x(event.at_ms).to_string()} cy={(y + LANE_H / 2.0).to_string()} r="4"
+                        <circle class={classes!("event", tag, (*selected == Some(i)).then_some("selected"))} cx={px(x(event.at_ms))} cy={px(y + LANE_H / 2.0)} r="4"
                             data-testid="sandbox-event" data-kind={tag} pointer-events={through} onclick={pick(i)}>
                             <title>{ format!("{} ms: {tag} ({name}){}", event.at_ms, reply_words(&event.reply)) }</title>
                         </circle>
@@ -256,15 +256,15 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                     let handle = Handle::Start(i);
                     let cx = x(w.start_ms);
                     html! {
-                        <path class="start-handle" d={format!("M{} {} l7 {} l-7 {} z", cx, y + 5.0, (LANE_H - 10.0) / 2.0, (LANE_H - 10.0) / 2.0)}
+                        <path class="start-handle" d={format!("M{} {} l7 {} l-7 {} z", px(cx), px(y + 5.0), px((LANE_H - 10.0) / 2.0), px((LANE_H - 10.0) / 2.0))}
                             tabindex="0" role="slider" aria-label={handle_label(handle)} aria-valuenow={w.start_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
                             data-testid="sandbox-start-handle" data-worker={w.name.clone()} pointer-events={through} onpointerdown={grab(handle)} onkeydown={keys(handle)}>
                             <title>{ handle_label(handle) }</title>
                         </path>
                     }
                 }) }
-                <text class="axis" x={GUTTER.to_string()} y={(height - 6.0).to_string()}>{ "0 ms" }</text>
-                <text class="axis" x={WIDTH.to_string()} y={(height - 6.0).to_string()} text-anchor="end">{ format!("{} ms", s.until_ms) }</text>
+                <text class="axis" x={px(GUTTER)} y={px(height - 6.0)}>{ "0 ms" }</text>
+                <text class="axis" x={px(WIDTH)} y={px(height - 6.0)} text-anchor="end">{ format!("{} ms", s.until_ms) }</text>
             </svg>
             </div>
             <div class="preview-tools">
@@ -316,4 +316,11 @@ fn reply_words(reply: &str) -> String {
         true => String::new(),
         false => format!(" → {reply}"),
     }
+}
+
+/// A drawing coordinate in whole user units (the drawing is 760 units wide, so a unit is
+/// finer than a screen pixel): formatting a float would bring Rust's float printing, about
+/// 5 KB of the lab's download.
+fn px(v: f64) -> String {
+    (v.round() as i64).to_string()
 }
