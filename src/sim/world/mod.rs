@@ -316,6 +316,7 @@ impl<'s> World<'s> {
             }
             assert!(at_ms >= self.state.now_ms, "virtual time must not go backwards");
             self.state.now_ms = at_ms;
+            self.forget_keys();
             if expiry_first {
                 if let Some((_, node)) = next_expiry {
                     self.expire(node);

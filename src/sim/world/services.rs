@@ -31,18 +31,9 @@ impl<'s> World<'s> {
         if let Some(key) = &key {
             command.push_str(&format!(" Idempotency-Key: {key}"));
         }
-        // A key older than the gateway's retention is forgotten when it comes back (the
-        // model prunes lazily; Stripe prunes after at least 24 h): the request is new.
-        let now = self.state.now_ms;
         let last = |charges: &[Charge], key: &String| {
             charges.iter().rposition(|c| c.key.as_ref() == Some(key))
         };
-        if let (Some(k), Some(retention_ms)) = (&key, self.setup.gateway.key_retention_ms)
-            && let Some(i) = last(&self.state.charges, k)
-            && now.saturating_sub(self.state.charges[i].at_ms) >= retention_ms
-        {
-            self.state.idempotency_keys.retain(|kept| kept != k);
-        }
         let replay = key
             .as_ref()
             .filter(|k| self.setup.gateway.honours_keys && self.state.idempotency_keys.contains(k));
@@ -83,6 +74,21 @@ impl<'s> World<'s> {
             return self.after_lost_reply(w);
         }
         self.advance_after(w, 0, false);
+    }
+
+    /// Forgets the keys whose retention has passed (`gateway.key_retention_ms`; Stripe keeps
+    /// a key at least 24 h): a request with one of them is new. Called as time advances,
+    /// so the gateway's state shows a key only while it would be replayed.
+    pub(super) fn forget_keys(&mut self) {
+        let (Some(retention_ms), now) = (self.setup.gateway.key_retention_ms, self.state.now_ms)
+        else {
+            return;
+        };
+        let charges = &self.state.charges;
+        self.state.idempotency_keys.retain(|key| {
+            let stored = charges.iter().rev().find(|c| c.key.as_ref() == Some(key));
+            stored.is_some_and(|c| now.saturating_sub(c.at_ms) < retention_ms)
+        });
     }
 
     pub(super) fn object_name(&self) -> String {
