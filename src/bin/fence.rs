@@ -391,23 +391,19 @@ mod cli {
             // One task per thread, each with its own trial runner (and so its own memo of
             // outcomes). A task stays on one point while it has chunks left, so a point's
             // memo lives in one thread, then moves to the point with the most chunks left.
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
             let dealer = std::sync::Mutex::new(explore::Dealer::new(&run.chunks()));
             let results = std::sync::Mutex::new(Vec::new());
             // A poisoned lock means another task panicked: keep what it left.
             let next_chunk = |current: &mut usize| {
                 dealer.lock().unwrap_or_else(|e| e.into_inner()).next(current)
             };
-            pool.scope(|scope| {
+            std::thread::scope(|scope| {
                 for task in 0..threads {
                     let next_chunk = &next_chunk;
                     let results = &results;
                     let dealer = &dealer;
                     let run = &run;
-                    scope.spawn(move |_| {
+                    scope.spawn(move || {
                         let mut trials = run.trials();
                         let mut current =
                             dealer.lock().unwrap_or_else(|e| e.into_inner()).start(task);
@@ -555,14 +551,9 @@ mod cli {
         properties: Vec<sim::Property>,
         threads: usize,
     ) -> Result<search::Report, String> {
-        use rayon::prelude::*;
         if threads == 1 {
             return Ok(search::run(setup, space, properties));
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
         let mut search = search::Search::new(setup, space, properties);
         loop {
             let chunks: Vec<Vec<Vec<search::Change>>> =
@@ -574,13 +565,35 @@ mod cli {
                 continue;
             }
             let (setup, properties) = (search.setup(), search.properties());
-            let results: Vec<Vec<search::Evaluated>> = pool.install(|| {
-                chunks
-                    .par_iter()
-                    .map(|chunk| {
-                        chunk.iter().map(|c| search::evaluate(setup, c, properties)).collect()
+            // Each thread takes every `threads`-th chunk; the results go back in the order
+            // the chunks were handed out.
+            let mut results: Vec<Vec<search::Evaluated>> = vec![Vec::new(); chunks.len()];
+            std::thread::scope(|scope| {
+                let chunks = &chunks;
+                let lanes: Vec<_> = (0..threads)
+                    .map(|lane| {
+                        scope.spawn(move || {
+                            (lane..chunks.len())
+                                .step_by(threads)
+                                .map(|i| {
+                                    let chunk = &chunks[i];
+                                    let evaluated = chunk
+                                        .iter()
+                                        .map(|c| search::evaluate(setup, c, properties))
+                                        .collect::<Vec<_>>();
+                                    (i, evaluated)
+                                })
+                                .collect::<Vec<_>>()
+                        })
                     })
-                    .collect()
+                    .collect();
+                for lane in lanes {
+                    // A thread that panicked has a bug to show: pass its panic on.
+                    let done = lane.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    for (i, evaluated) in done {
+                        results[i] = evaluated;
+                    }
+                }
             });
             for result in &results {
                 search.feed(result);

@@ -268,8 +268,8 @@ pub fn App<P: Pages>() -> Html {
     {
         let target = elsewhere.then(|| format!("{}{}", link.view.page().path(), current_hash()));
         use_effect_with(target, |target| {
-            if let (Some(target), Some(window)) = (target, web_sys::window()) {
-                let _ = window.location().replace(target);
+            if let Some(target) = target {
+                crate::ui::nav::replace_hash(target);
             }
             || ()
         });

@@ -70,7 +70,7 @@ pub(crate) fn start() {
             Sco::Quiz { .. } => "#/quiz".to_owned(),
             Sco::Chapter { .. } => "#/".to_owned(),
         });
-        let _ = window.location().replace(&start);
+        crate::ui::nav::replace_hash(&start);
     }
     let started_ms = js_sys::Date::now();
     LIVE.with(|l| *l.borrow_mut() = Some(Live { session, api, started_ms }));

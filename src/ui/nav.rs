@@ -21,6 +21,23 @@ pub(crate) fn set_hash(hash: &str) {
     }
 }
 
+/// Goes to `target` (a hash, or another page of the site with its hash), replacing the
+/// current history entry: a move the Back button should not return to (the quiz's next
+/// question, the hop to the page that shows a view, a course's first view).
+pub(crate) fn replace_hash(target: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().replace(target);
+    }
+}
+
+/// Writes `hash` into the current history entry without navigating: the view already shows
+/// what it says (the builder's draft, kept in its link), so nothing re-renders.
+pub(crate) fn record_hash(hash: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(hash));
+    }
+}
+
 /// The link in `hash`, its `actor=` read by the browser's JSON parser ([`browser_actor`]).
 pub(crate) fn parse_link(hash: &str) -> Link {
     Link::parse_with(hash, browser_actor)

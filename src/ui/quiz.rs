@@ -315,9 +315,7 @@ fn Quiz(props: &QuizProps) -> Html {
             // The question goes in the URL (replacing this entry: moving between questions
             // is not history), so leaving for "Show me" and coming Back finds it again.
             let here = Link { view: View::Quiz, question: Some(next), ..link.clone() };
-            if let Some(window) = web_sys::window() {
-                let _ = window.location().replace(&here.to_hash());
-            }
+            crate::ui::nav::replace_hash(&here.to_hash());
             selected.set(None);
             checked.set(None);
         })

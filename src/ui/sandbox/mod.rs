@@ -404,17 +404,8 @@ fn ScenarioEditor() -> Html {
                     &crate::ui::share::deflate(text.as_bytes()).await.ok(),
                     &text,
                 );
-                let here =
-                    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-                if !stale.get()
-                    && here.starts_with("#/sandbox")
-                    && let Some(history) = web_sys::window().and_then(|w| w.history().ok())
-                {
-                    let _ = history.replace_state_with_url(
-                        &wasm_bindgen::JsValue::NULL,
-                        "",
-                        Some(&hash),
-                    );
+                if !stale.get() && crate::ui::nav::current_hash().starts_with("#/sandbox") {
+                    crate::ui::nav::record_hash(&hash);
                 }
             });
             move || dropped.set(true)
@@ -542,9 +533,7 @@ fn ScenarioEditor() -> Html {
             if let Some(s) = runnable.clone() {
                 wasm_bindgen_futures::spawn_local(async move {
                     let hash = crate::ui::share::custom_link(&s).await.to_hash();
-                    if let Some(w) = web_sys::window() {
-                        let _ = w.location().set_hash(&hash);
-                    }
+                    crate::ui::nav::set_hash(&hash);
                 });
             }
         })
