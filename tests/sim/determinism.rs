@@ -70,7 +70,7 @@ fn golden_digest_pins_the_gc_pause_trace() {
     assert_eq!(format!("{:016x}", trace.digest()), GOLDEN_GC_PAUSE_FENCED);
 }
 
-pub(crate) const GOLDEN_GC_PAUSE_FENCED: &str = "88571ae261000805";
+include!("../golden/pins.rs");
 
 /// A random lease-lock schedule: 2-4 workers with random starts, TTLs, work and pauses,
 /// all acquiring with the atomic script and writing with their token.
@@ -260,4 +260,60 @@ fn golden_digest_pins_every_builtin_export() {
     assert_eq!(format!("{:016x}", all_exports_digest()), GOLDEN_ALL_EXPORTS);
 }
 
-pub(crate) const GOLDEN_ALL_EXPORTS: &str = "f5376797a694c79e";
+#[test]
+fn every_builtin_trace_matches_its_golden_file() {
+    // One readable file per built-in (`fence run <id>`'s text): a change to the model shows
+    // as a diff of the runs it changed, not as two hex strings. UPDATE_GOLDEN=1 rewrites
+    // the files; read the diff in git before committing it.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/traces");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let mut differ = Vec::new();
+    let mut ids = Vec::new();
+    for scenario in catalogue::all() {
+        let path = dir.join(format!("{}.txt", scenario.id));
+        let actual = sim::render::render(&sim::run(&scenario.setup));
+        ids.push(format!("{}.txt", scenario.id));
+        if update {
+            std::fs::create_dir_all(&dir).expect("tests/golden/traces is writable");
+            std::fs::write(&path, &actual).expect("golden file is writable");
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_default();
+        if let Some(diff) = first_difference(&expected, &actual) {
+            differ.push(format!("{}:\n{diff}", path.display()));
+        }
+    }
+    // A file for a built-in that no longer exists is stale.
+    let mut stale: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect()
+        })
+        .unwrap_or_default();
+    stale.retain(|name| !ids.contains(name));
+    assert!(stale.is_empty(), "golden files with no built-in: {stale:?}");
+    assert!(
+        differ.is_empty(),
+        "{} built-in runs differ from tests/golden/traces (UPDATE_GOLDEN=1 rewrites them):\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+/// The first differing line of two texts, with the line before it, or `None` if equal.
+fn first_difference(expected: &str, actual: &str) -> Option<String> {
+    if expected == actual {
+        return None;
+    }
+    let (old, new): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let at = (0..old.len().max(new.len())).find(|&i| old.get(i) != new.get(i)).unwrap_or(0);
+    let line = |lines: &[&str], i: usize| lines.get(i).copied().unwrap_or("(end)").to_owned();
+    let before = at.checked_sub(1).map_or(String::new(), |i| format!("    {}\n", line(&old, i)));
+    Some(format!("{before}  - {}\n  + {}", line(&old, at), line(&new, at)))
+}
+
+#[test]
+fn the_golden_diff_names_the_first_changed_line() {
+    assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
+    assert_eq!(first_difference("a\nb\nc", "a\nx\nc"), Some("    a\n  - b\n  + x".to_owned()));
+    assert_eq!(first_difference("a", "a\nb"), Some("    a\n  - (end)\n  + b".to_owned()));
+}

@@ -462,3 +462,32 @@ fn the_layer_check_sees_an_upward_import() {
         ]
     );
 }
+
+#[test]
+fn every_note_key_the_code_names_has_an_english_template() {
+    // `Note::english` renders an unknown key as an empty string, so a typo in a key would
+    // show the learner nothing: every `"sim.…"` literal in the source must be a template.
+    use fencing_playground::sim::event::NOTE_TEMPLATES;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut missing = Vec::new();
+    let mut named = 0;
+    for file in files {
+        if file.ends_with("sim/event.rs") {
+            continue;
+        }
+        let source = std::fs::read_to_string(&file).expect("readable source");
+        for (at, _) in source.match_indices("\"sim.") {
+            let rest = &source[at + 1..];
+            let Some(end) = rest.find('"') else { continue };
+            let key = &rest[..end];
+            named += 1;
+            if !NOTE_TEMPLATES.iter().any(|(k, _)| *k == key) {
+                missing.push(format!("{}: {key}", file.display()));
+            }
+        }
+    }
+    assert!(named >= 40, "only {named} note keys found: is the scan still reading the source?");
+    assert!(missing.is_empty(), "note keys with no English template:\n{}", missing.join("\n"));
+}

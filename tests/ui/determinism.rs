@@ -3,9 +3,7 @@
 use fencing_playground::{catalogue, export, sim};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-/// The same literals as `tests/sim/determinism.rs`; both must change together.
-const GOLDEN_GC_PAUSE_FENCED: &str = "88571ae261000805";
-const GOLDEN_ALL_EXPORTS: &str = "f5376797a694c79e";
+include!("../golden/pins.rs");
 
 #[wasm_bindgen_test]
 fn wasm_trace_digest_matches_native() {

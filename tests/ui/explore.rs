@@ -65,7 +65,7 @@ fn the_explorer_gives_the_same_numbers_past_the_first_chunk() {
 fn the_samplers_maths_give_the_same_bits_as_natively() {
     // tests/sim/explore_fp.rs pins the same value natively.
     let bits = fencing_playground::explore::maths_fingerprint();
-    assert_eq!(format!("{bits:016x}"), "8c2b6b09f8cdefde");
+    assert_eq!(format!("{bits:016x}"), crate::determinism::GOLDEN_MATHS);
 }
 
 #[wasm_bindgen_test]
