@@ -3,7 +3,7 @@
 //!
 //! Everything outside `ui` is pure Rust with no web crate, tested natively with `cargo test`;
 //! `ui` is the thin Yew shell that renders a trace and dispatches actions.
-//! See the README's Architecture section for the codemap and the invariants.
+//! See ARCHITECTURE.md for the codemap and the invariants.
 
 pub mod catalogue;
 pub mod compare;

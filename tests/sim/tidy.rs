@@ -311,8 +311,8 @@ fn the_length_check_sees_a_long_function_and_its_excuse() {
     assert!(long_functions(&excused, 100).is_empty());
 }
 
-/// The crate's layers, lowest first: a module may name modules of lower layers only (the
-/// README's Architecture section says why each sits where it does).
+/// The crate's layers, lowest first: a module may name modules of lower layers only
+/// (ARCHITECTURE.md says why each sits where it does).
 const LAYERS: &[&[&str]] = &[
     &["markup", "lang"],
     &["sim"],
@@ -490,4 +490,53 @@ fn every_note_key_the_code_names_has_an_english_template() {
     }
     assert!(named >= 40, "only {named} note keys found: is the scan still reading the source?");
     assert!(missing.is_empty(), "note keys with no English template:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn the_codemap_names_only_paths_that_exist() {
+    // ARCHITECTURE.md's codemap is how a newcomer finds things: a path it names that has
+    // moved or gone would send them nowhere.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut checked = 0;
+    let mut missing = Vec::new();
+    for (i, part) in text.split('`').enumerate() {
+        // Odd parts are inside backticks.
+        let looks_like_a_path = i % 2 == 1
+            && (part.contains('/') || part.ends_with(".rs"))
+            && !part.contains([' ', '<', '*', '#', '?', '=', '{', ':'])
+            && !part.starts_with("http");
+        if !looks_like_a_path {
+            continue;
+        }
+        checked += 1;
+        let path = part.trim_end_matches('/');
+        if !root.join(path).exists() && !root.join("src").join(path).exists() {
+            missing.push(part.to_owned());
+        }
+    }
+    assert!(checked >= 20, "only {checked} paths found in ARCHITECTURE.md");
+    assert!(missing.is_empty(), "ARCHITECTURE.md names paths that do not exist: {missing:?}");
+}
+
+#[test]
+fn the_readme_is_short_and_reads_a_line_at_a_time() {
+    // A newcomer's page: under 150 lines, none over 300 characters (the embed snippet that
+    // tests/e2e/lms.cjs runs as written is the one exception, as the host page would have it).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let lines = text.lines().count();
+    assert!(lines < 150, "README.md has {lines} lines");
+    let mut in_snippet = false;
+    let mut long = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with("<!-- snippet:") {
+            in_snippet = true;
+        } else if in_snippet && line == "```" {
+            in_snippet = false;
+        } else if !in_snippet && line.chars().count() > 300 {
+            long.push(i + 1);
+        }
+    }
+    assert!(long.is_empty(), "README.md lines over 300 characters: {long:?}");
 }
