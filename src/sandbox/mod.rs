@@ -613,42 +613,19 @@ pub fn fault_kinds() -> Vec<&'static str> {
 /// Every message key the sandbox's form builds from the format's names (labels and help of
 /// members, step kinds and fault kinds, the settings' words), for the packs' native test.
 pub fn message_keys() -> Vec<String> {
-    const MEMBERS: &[&str] = &[
-        "how",
-        "ttl_ms",
-        "retry_every_ms",
-        "attempts",
-        "replicas",
-        "timeout_ms",
-        "on_short",
-        "ms",
-        "compare",
-        "done_if",
-        "status",
-        "from",
-        "backoff_ms",
-        "key",
-        "if_match",
-        "interval_ms",
-        "worker",
-        "at_ms",
-        "pause_ms",
-        "hang_ms",
-        "step",
-        "attempt",
-        "window_ms",
-        "delay_ms",
-        "node",
-        "kind",
-        "restart_after_ms",
-        "jump_ms",
-        "partition_ms",
-        "value",
-        "guard",
-        "tokens",
-    ];
+    use crate::sim::scenario::{FaultKind, StepKind, Word};
+    // The members come from the format's own tables (each step's and each fault's), so a
+    // member added to the format is a key the packs must have, not one a list forgot.
+    let mut members: Vec<&str> = Vec::new();
+    let step_members = StepKind::WORDS.iter().flat_map(|(_, k)| k.members());
+    let fault_members = FaultKind::WORDS.iter().flat_map(|(_, k)| k.members());
+    for m in step_members.chain(fault_members).copied().chain(["guard", "tokens"]) {
+        if !matches!(m, "do" | "fault") && !members.contains(&m) {
+            members.push(m);
+        }
+    }
     let mut keys = Vec::new();
-    for m in MEMBERS {
+    for m in members {
         keys.push(format!("sandbox.member.{m}"));
         keys.push(format!("sandbox.help.{m}"));
     }
