@@ -31,18 +31,16 @@ impl<'s> World<'s> {
         if let Some(key) = &key {
             command.push_str(&format!(" Idempotency-Key: {key}"));
         }
-        let last = |charges: &[Charge], key: &String| {
-            charges.iter().rposition(|c| c.key.as_ref() == Some(key))
-        };
         let replay = key
             .as_ref()
             .filter(|k| self.setup.gateway.honours_keys && self.state.idempotency_keys.contains(k));
         if let Some(key) = replay.cloned() {
-            // A replay answers with the stored result, the first charge's own id, as
+            // A replay answers with the stored result, the id of the charge the key was
+            // stored with (its latest: a forgotten key comes back with a new charge), as
             // Stripe's does (it adds `Idempotent-Replayed: true`).
-            let first = last(&self.state.charges, &key);
+            let stored = self.state.charges.iter().rposition(|c| c.key.as_ref() == Some(&key));
             let reply =
-                format!("200 charge ch_{} (replayed, no new charge)", first.map_or(0, |i| i + 1));
+                format!("200 charge ch_{} (replayed, no new charge)", stored.map_or(0, |i| i + 1));
             self.emit(
                 Actor::Gateway,
                 EventKind::ChargeReplayed { key },
