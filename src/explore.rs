@@ -12,17 +12,20 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::catalogue::load;
 use crate::sim::prng::Prng;
 use crate::sim::scenario::{
     AcquireHow, Fault, GatewaySetup, Guard, RedisSetup, ReleaseHow, RenewHow, SqlSetup, Step,
     TokenSource, WorkerSetup, WriteHow,
 };
+use crate::sim::scenario::{Word, words};
 use crate::sim::world::{self, Recording};
 use crate::sim::{Actor, EventKind, Setup, WorkerId};
 
 /// What the learner sets.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Params {
     pub pause_median_ms: u64,
     pub pause_p99_ms: u64,
@@ -47,14 +50,14 @@ pub enum Axis {
     WatchdogIntervalMs,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Watchdog {
     Off,
     On { interval_ms: u64, check: RenewCheck },
 }
 
 /// How the watchdog renews: the check-and-extend script, or a bare PEXPIRE.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RenewCheck {
     Script,
     BarePexpire,
@@ -83,99 +86,39 @@ impl Default for Params {
     }
 }
 
-/// The messages between the explorer page and its web workers, as text. The page sends a
-/// worker `params <Params::to_text>` once, then `chunk <point> <index>` for each chunk it
-/// hands it; the worker answers each chunk with `done <Done::to_text>`, or `error <why>`.
+/// The messages between the explorer page and its web workers: serde types in postcard,
+/// posted as bytes. The page sends a worker its [`Params`] once (after the worker's `ready`,
+/// a text message it shares with the search), then a [`Chunk`] at a time; the worker
+/// answers each chunk with its [`Done`], or says why it cannot.
+pub mod screen;
+
 pub mod wire {
-    use super::{Axis, Chunk, Done, Params, Tally, Watchdog, parse_number, parse_numbers};
+    use serde::{Deserialize, Serialize};
 
-    impl Params {
-        /// `median=2000;p99=40000;...`: every field, in the words the form uses.
-        pub fn to_text(&self) -> String {
-            let interval_ms = match self.watchdog {
-                Watchdog::On { interval_ms, .. } => interval_ms,
-                Watchdog::Off => 0,
-            };
-            let values: Vec<String> = self.values.iter().map(u64::to_string).collect();
-            format!(
-                "median={};p99={};work={};ttl={};axis={};values={};watchdog={};interval={interval_ms};trials={};seed={}",
-                self.pause_median_ms,
-                self.pause_p99_ms,
-                self.work_ms,
-                self.ttl_ms,
-                self.axis.word(),
-                values.join(","),
-                self.watchdog.word(),
-                self.trials,
-                self.seed
-            )
-        }
+    use super::{Chunk, Done, Params};
 
-        pub fn from_text(text: &str) -> Result<Params, String> {
-            let field = |name: &str| {
-                text.split(';')
-                    .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
-                    .ok_or_else(|| format!("the parameters have no {name}"))
-            };
-            Ok(Params {
-                pause_median_ms: parse_number(field("median")?, "median")?,
-                pause_p99_ms: parse_number(field("p99")?, "p99")?,
-                work_ms: parse_number(field("work")?, "work")?,
-                ttl_ms: parse_number(field("ttl")?, "ttl")?,
-                axis: Axis::from_word(field("axis")?)?,
-                values: parse_numbers(field("values")?, "values")?,
-                watchdog: Watchdog::from_word(
-                    field("watchdog")?,
-                    parse_number(field("interval")?, "interval")?,
-                )?,
-                trials: parse_number(field("trials")?, "trials")?,
-                seed: parse_number(field("seed")?, "seed")?,
-            })
-        }
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum ToWorker {
+        Params(Params),
+        Chunk(Chunk),
     }
 
-    impl Chunk {
-        pub fn to_text(self) -> String {
-            format!("{} {}", self.point, self.index)
-        }
-
-        pub fn from_text(text: &str) -> Option<Chunk> {
-            let mut words = text.split(' ');
-            let point = words.next()?.parse().ok()?;
-            let index = words.next()?.parse().ok()?;
-            words.next().is_none().then_some(Chunk { point, index })
-        }
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum FromWorker {
+        Done(Done),
+        Error(String),
     }
 
-    impl Done {
-        /// `point index trials two_holders stale_accepted wasted_ms sim_runs`.
-        pub fn to_text(&self) -> String {
-            let t = &self.tally;
-            format!(
-                "{} {} {} {} {} {}",
-                self.chunk.to_text(),
-                t.trials,
-                t.two_holders,
-                t.stale_accepted,
-                t.wasted_ms,
-                self.sim_runs
-            )
-        }
+    pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+        // Writing to a growable buffer fails only for types postcard cannot express (maps
+        // of unknown length, for one); these enums have none.
+        postcard::to_allocvec(message).unwrap_or_default()
+    }
 
-        pub fn from_text(text: &str) -> Option<Done> {
-            let numbers: Vec<u64> =
-                text.split(' ').map(str::parse).collect::<Result<_, _>>().ok()?;
-            let &[point, index, trials, two_holders, stale_accepted, wasted_ms, sim_runs] =
-                numbers.as_slice()
-            else {
-                return None;
-            };
-            Some(Done {
-                chunk: Chunk { point: usize::try_from(point).ok()?, index },
-                tally: Tally { trials, two_holders, stale_accepted, wasted_ms },
-                sim_runs,
-            })
-        }
+    /// A message from bytes; `None` for bytes no message of this protocol makes (the
+    /// sender is another script, or a different build).
+    pub fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Option<T> {
+        postcard::from_bytes(bytes).ok()
     }
 }
 
@@ -191,42 +134,58 @@ pub fn parse_numbers(text: &str, what: &str) -> Result<Vec<u64>, String> {
     text.split(',').filter(|t| !t.trim().is_empty()).map(|t| parse_number(t, what)).collect()
 }
 
+words!(Axis: "ttl" => Axis::TtlMs, "work" => Axis::WorkMs, "interval" => Axis::WatchdogIntervalMs);
+
+/// The watchdog as the form and `--watchdog` choose it, before its interval is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WatchdogKind {
+    Off,
+    Script,
+    Bare,
+}
+
+words!(WatchdogKind: "off" => WatchdogKind::Off, "script" => WatchdogKind::Script, "bare" => WatchdogKind::Bare);
+
 impl Axis {
-    /// The word the form and `--vary` use.
-    pub fn word(self) -> &'static str {
-        match self {
-            Axis::TtlMs => "ttl",
-            Axis::WorkMs => "work",
-            Axis::WatchdogIntervalMs => "interval",
-        }
+    /// The axis `word` names, or a message listing the words.
+    pub fn read(word: &str) -> Result<Axis, String> {
+        word_or_message(word, "the axis")
+    }
+}
+
+impl WatchdogKind {
+    /// The kind `word` names, or a message listing the words.
+    pub fn read(word: &str) -> Result<WatchdogKind, String> {
+        word_or_message(word, "the watchdog")
     }
 
-    pub fn from_word(word: &str) -> Result<Axis, String> {
-        [Axis::TtlMs, Axis::WorkMs, Axis::WatchdogIntervalMs]
-            .into_iter()
-            .find(|a| a.word() == word)
-            .ok_or_else(|| format!("the axis is ttl, work or interval, not '{word}'"))
+    /// The watchdog of this kind renewing every `interval_ms` (unused when it is off).
+    pub fn with_interval(self, interval_ms: u64) -> Watchdog {
+        match self {
+            WatchdogKind::Off => Watchdog::Off,
+            WatchdogKind::Script => Watchdog::On { interval_ms, check: RenewCheck::Script },
+            WatchdogKind::Bare => Watchdog::On { interval_ms, check: RenewCheck::BarePexpire },
+        }
     }
 }
 
 impl Watchdog {
-    /// The word the form and `--watchdog` use.
-    pub fn word(self) -> &'static str {
+    pub fn kind(self) -> WatchdogKind {
         match self {
-            Watchdog::Off => "off",
-            Watchdog::On { check: RenewCheck::Script, .. } => "script",
-            Watchdog::On { check: RenewCheck::BarePexpire, .. } => "bare",
+            Watchdog::Off => WatchdogKind::Off,
+            Watchdog::On { check: RenewCheck::Script, .. } => WatchdogKind::Script,
+            Watchdog::On { check: RenewCheck::BarePexpire, .. } => WatchdogKind::Bare,
         }
     }
+}
 
-    pub fn from_word(word: &str, interval_ms: u64) -> Result<Watchdog, String> {
-        match word {
-            "off" => Ok(Watchdog::Off),
-            "script" => Ok(Watchdog::On { interval_ms, check: RenewCheck::Script }),
-            "bare" => Ok(Watchdog::On { interval_ms, check: RenewCheck::BarePexpire }),
-            other => Err(format!("the watchdog is off, script or bare, not '{other}'")),
-        }
-    }
+/// `word` as one of `T`'s words, or "`what` is a, b or c, not 'word'".
+fn word_or_message<T: Word>(word: &str, what: &str) -> Result<T, String> {
+    T::from_word(word).ok_or_else(|| {
+        let words = T::words();
+        let (last, rest) = words.split_last().map_or(("", &[][..]), |(l, r)| (*l, r));
+        format!("{what} is {} or {last}, not '{word}'", rest.join(", "))
+    })
 }
 
 /// A count as a percentage of `trials`, without the sign, with `decimals` places (1 to 4),
@@ -244,7 +203,7 @@ pub const VALUES_MAX: usize = 12;
 pub const MS_MAX: u64 = 600_000;
 
 /// One point's tallies.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     pub trials: u64,
     /// Trials in which two workers believed they held the lock at once.
@@ -290,7 +249,7 @@ pub struct Run {
 }
 
 /// One chunk of one point's trials: a unit of work a thread or a web worker can take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chunk {
     pub point: usize,
     /// Its number among the point's chunks (0, 1, ...).
@@ -298,7 +257,7 @@ pub struct Chunk {
 }
 
 /// A chunk's result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Done {
     pub chunk: Chunk,
     pub tally: Tally,
@@ -764,8 +723,10 @@ pub fn fingerprint(points: &[Point]) -> String {
 mod tests {
     use super::{
         Axis, CHUNK_TRIALS, Chunk, Dealer, Done, Fencing, Params, RenewCheck, Run, Watchdog,
-        sample_pause,
+        WatchdogKind, sample_pause,
+        wire::{self, FromWorker, ToWorker},
     };
+    use crate::sim::scenario::Word;
 
     #[test]
     fn the_pause_sampler_has_the_median_and_p99_it_was_asked_for() {
@@ -892,22 +853,30 @@ mod tests {
 
     #[test]
     fn the_workers_messages_carry_parameters_chunks_and_results_whole() {
-        let p = Params {
-            watchdog: Watchdog::On { interval_ms: 7_000, check: RenewCheck::BarePexpire },
-            axis: Axis::WorkMs,
-            ..params(1_234)
-        };
-        assert_eq!(Params::from_text(&p.to_text()), Ok(p.clone()));
+        let p_watchdog = Watchdog::On { interval_ms: 7_000, check: RenewCheck::BarePexpire };
+        let p = Params { watchdog: p_watchdog, axis: Axis::WorkMs, ..params(1_234) };
+        let to = ToWorker::Params(p.clone());
+        assert_eq!(wire::decode::<ToWorker>(&wire::encode(&to)), Some(to));
         let mut run = Run::new(p).unwrap();
-        let chunk = run.chunks()[1];
-        assert_eq!(Chunk::from_text(&chunk.to_text()), Some(chunk));
-        let done = run.trials().run(chunk);
-        assert_eq!(Done::from_text(&done.to_text()), Some(done.clone()));
+        let chunk = ToWorker::Chunk(run.chunks()[1]);
+        assert_eq!(wire::decode::<ToWorker>(&wire::encode(&chunk)), Some(chunk));
+        let done = run.trials().run(run.chunks()[1]);
+        let back = FromWorker::Done(done.clone());
+        assert_eq!(wire::decode::<FromWorker>(&wire::encode(&back)), Some(back));
         run.add(&done);
-        for bad in ["", "1", "1 2 3", "a b", "1 2 3 4 5 6 7 8"] {
-            assert_eq!(Done::from_text(bad), None, "{bad:?}");
+        // Bytes no message makes: empty, cut short, an unknown variant.
+        let whole = wire::encode(&FromWorker::Done(done));
+        for bad in [&[][..], &whole[..whole.len() - 1], &[9, 0]] {
+            assert_eq!(wire::decode::<FromWorker>(bad), None, "{bad:?}");
         }
-        assert!(Params::from_text("median=1").unwrap_err().contains("p99"));
+        // The form's and the command line's words, one table each.
+        assert_eq!(Axis::read("work"), Ok(Axis::WorkMs));
+        assert_eq!(
+            Axis::read("pause").unwrap_err(),
+            "the axis is ttl, work or interval, not 'pause'"
+        );
+        assert_eq!(WatchdogKind::read("bare").map(|k| k.with_interval(7_000)), Ok(p_watchdog));
+        assert_eq!(p_watchdog.kind().word(), "bare");
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! every answer's facts, and the facts behind each wrong option's `why`, against a fresh
 //! trace. Pure: no web crate, no clock.
 
+pub mod session;
+
 use crate::catalogue::{self, facts, narration};
 use crate::sim;
 pub use crate::sim::scenario::{Anchor, Fact};

@@ -1,6 +1,6 @@
 //! The web worker of explore.html's two pages: it says `ready`, then serves either the risk
-//! explorer (the run's parameters, then chunks of trials, each answered with its tallies:
-//! `explore::wire`) or the schedule search (a replica of the search: `search::wire`). It
+//! explorer (the run's parameters, then chunks of trials, each answered with its tallies, in
+//! postcard: `explore::wire`) or the schedule search (a replica of the search: `search::wire`). It
 //! owns only the message loop; the work is `explore::Trials`' and `search::wire::Replica`'s.
 //! Natively it is empty (`fence explore` and `fence search --threads` use threads).
 
@@ -11,7 +11,8 @@ fn main() {}
 fn main() {
     use std::cell::RefCell;
 
-    use fencing_playground::explore::{Chunk, Params, Run, Trials};
+    use fencing_playground::explore::wire::{self, FromWorker, ToWorker};
+    use fencing_playground::explore::{Run, Trials};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::Closure;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -22,30 +23,36 @@ fn main() {
     let replica = RefCell::new(fencing_playground::search::wire::Replica::new());
     let reply_to = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-        let text = event.data().as_string().unwrap_or_default();
-        if ["search ", "run ", "feed "].iter().any(|verb| text.starts_with(verb)) {
-            for reply in replica.borrow_mut().handle(&text) {
+        let data = event.data();
+        if let Some(text) = data.as_string() {
+            let replies = if ["search ", "run ", "feed "].iter().any(|verb| text.starts_with(verb))
+            {
+                replica.borrow_mut().handle(&text)
+            } else {
+                vec![format!("error not a message for this worker: {text:.40}")]
+            };
+            for reply in replies {
                 let _ = reply_to.post_message(&reply.into());
             }
             return;
         }
-        let reply = if let Some(params) = text.strip_prefix("params ") {
-            match Params::from_text(params).and_then(Run::new) {
+        let message = data.dyn_ref::<js_sys::Uint8Array>().and_then(|b| wire::decode(&b.to_vec()));
+        let reply = match message {
+            Some(ToWorker::Params(params)) => match Run::new(params) {
                 Ok(run) => {
                     *trials.borrow_mut() = Some(run.trials());
                     return;
                 }
-                Err(why) => format!("error {why}"),
-            }
-        } else if let Some(chunk) = text.strip_prefix("chunk ").and_then(Chunk::from_text) {
-            match trials.borrow_mut().as_mut() {
-                Some(trials) => format!("done {}", trials.run(chunk).to_text()),
-                None => "error a chunk came before the parameters".to_owned(),
-            }
-        } else {
-            format!("error not a message for the explorer's worker: {text:.40}")
+                Err(why) => FromWorker::Error(why),
+            },
+            Some(ToWorker::Chunk(chunk)) => match trials.borrow_mut().as_mut() {
+                Some(trials) => FromWorker::Done(trials.run(chunk)),
+                None => FromWorker::Error("a chunk came before the parameters".to_owned()),
+            },
+            None => FromWorker::Error("not a message for the explorer's worker".to_owned()),
         };
-        let _ = reply_to.post_message(&reply.into());
+        let bytes = js_sys::Uint8Array::from(wire::encode(&reply).as_slice());
+        let _ = reply_to.post_message(&bytes);
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The worker lives as long as its page keeps it; so does its handler.

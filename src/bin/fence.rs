@@ -166,7 +166,7 @@ mod cli {
         #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = number("--trials"))]
         trials: u64,
         /// What varies across the points.
-        #[arg(long, value_name = "ttl|work|interval", value_parser = explore::Axis::from_word)]
+        #[arg(long, value_name = "ttl|work|interval", value_parser = explore::Axis::read)]
         vary: Option<explore::Axis>,
         /// The values it takes, comma-separated.
         #[arg(long, alias = "ttls", value_name = "5000,30000", value_parser = numbers("--values"))]
@@ -184,8 +184,8 @@ mod cli {
         #[arg(long, value_name = "MS", value_parser = number("--work"))]
         work: Option<u64>,
         /// The renewal watchdog: off, a checked script, or a bare PEXPIRE.
-        #[arg(long, value_name = "off|script|bare", value_parser = watchdog_word)]
-        watchdog: Option<String>,
+        #[arg(long, value_name = "off|script|bare", value_parser = explore::WatchdogKind::read)]
+        watchdog: Option<explore::WatchdogKind>,
         /// The watchdog's interval (ms) where it does not vary.
         #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = number("--interval"))]
         interval: u64,
@@ -215,10 +215,6 @@ mod cli {
 
     fn numbers(what: &'static str) -> impl Fn(&str) -> Result<Numbers, String> + Clone {
         move |text| explore::parse_numbers(text, what).map(Numbers)
-    }
-
-    fn watchdog_word(word: &str) -> Result<String, String> {
-        explore::Watchdog::from_word(word, 0).map(|_| word.to_owned())
     }
 
     pub(crate) fn main() -> ExitCode {
@@ -377,8 +373,8 @@ mod cli {
         if let Some(Numbers(values)) = args.values {
             params.values = values;
         }
-        let watchdog = args.watchdog.unwrap_or_else(|| params.watchdog.word().to_owned());
-        params.watchdog = explore::Watchdog::from_word(&watchdog, args.interval)?;
+        let watchdog = args.watchdog.unwrap_or_else(|| params.watchdog.kind());
+        params.watchdog = watchdog.with_interval(args.interval);
         let mut run = explore::Run::new(params)?;
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
         let threads = args.threads.unwrap_or(cores);

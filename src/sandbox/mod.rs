@@ -7,6 +7,7 @@
 //! locks the form until it parses (a form edit would otherwise rewrite it from the last
 //! valid scenario), and a refused field keeps its input beside the reason.
 
+pub mod builder;
 pub mod drafts;
 mod fields;
 pub mod lint;

@@ -1,16 +1,20 @@
-//! The risk explorer page (`#/explore`): the form, a run split into slices (progress bar,
-//! cancel), and the results as a table and an SVG chart against TTL. The trials themselves
-//! are `explore::Run`'s; this file only schedules slices and draws.
+//! The risk explorer page (`#/explore`): the form, a run split into slices or dealt to web
+//! workers (progress bar, cancel), and the results as a table and an SVG chart against the
+//! axis. What the page shows is `explore::screen`'s state; the run itself (the slices on
+//! this thread, or the pool) lives in [`use_run`], which reports back with actions. The
+//! trials are `explore::Run`'s; this file only schedules them and draws.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use gloo_timers::future::TimeoutFuture;
 use yew::prelude::*;
 
+use crate::explore::screen::{Action, Fallback, Field, Problem, Runner, Screen};
 use crate::explore::{
-    Axis, Fencing, MS_MAX, Params, Point, Run, TRIALS_MAX, Tally, VALUES_MAX, Watchdog,
-    parse_number, parse_numbers, percent,
+    Axis, Fencing, MS_MAX, Point, Run, TRIALS_MAX, Tally, VALUES_MAX, WatchdogKind, percent,
 };
+use crate::sim::scenario::Word;
 use crate::ui::browser::{cores, now_ms};
 use crate::ui::explore_pool::{Pool, PoolEvent};
 use crate::ui::i18n::use_i18n;
@@ -24,307 +28,122 @@ const CHUNK_SIM_RUNS: u64 = 8;
 /// How often results from the workers are drawn.
 const REDRAW_MS: f64 = 100.0;
 
-/// The form as typed (text, so a half-typed value is kept); `params` reads it with the pure
-/// parsers `fence explore` uses too.
-#[derive(Clone, PartialEq)]
-struct Form {
-    median: String,
-    p99: String,
-    work: String,
-    ttl: String,
-    axis: String,
-    values: String,
-    watchdog: String,
-    interval: String,
-    trials: String,
-    seed: String,
-    /// Web workers to run the trials on; 0 runs them on the page's own thread.
-    workers: String,
-}
+/// Yew's `Reducible` over the pure [`Screen::update`].
+#[derive(PartialEq)]
+struct ExploreState(Screen);
 
-/// The interval shown while the watchdog is off (it is used once it is switched on).
-const INTERVAL_DEFAULT_MS: u64 = 10_000;
-
-impl Default for Form {
-    fn default() -> Form {
-        let p = Params::default();
-        let join =
-            |values: &[u64]| values.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-        let interval_ms = match p.watchdog {
-            Watchdog::On { interval_ms, .. } => interval_ms,
-            Watchdog::Off => INTERVAL_DEFAULT_MS,
-        };
-        Form {
-            median: p.pause_median_ms.to_string(),
-            p99: p.pause_p99_ms.to_string(),
-            work: p.work_ms.to_string(),
-            ttl: p.ttl_ms.to_string(),
-            axis: p.axis.word().to_owned(),
-            values: join(&p.values),
-            watchdog: p.watchdog.word().to_owned(),
-            interval: interval_ms.to_string(),
-            trials: p.trials.to_string(),
-            seed: p.seed.to_string(),
-            workers: cores().to_string(),
-        }
+impl Reducible for ExploreState {
+    type Action = Action;
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = self.0.clone();
+        next.update(action);
+        Rc::new(ExploreState(next))
     }
 }
 
-impl Form {
-    fn params(&self) -> Result<Params, String> {
-        Ok(Params {
-            pause_median_ms: parse_number(&self.median, "median")?,
-            pause_p99_ms: parse_number(&self.p99, "p99")?,
-            work_ms: parse_number(&self.work, "work")?,
-            ttl_ms: parse_number(&self.ttl, "TTL")?,
-            axis: Axis::from_word(&self.axis)?,
-            values: parse_numbers(&self.values, "values")?,
-            watchdog: Watchdog::from_word(
-                &self.watchdog,
-                parse_number(&self.interval, "interval")?,
-            )?,
-            trials: parse_number(&self.trials, "trials")?,
-            seed: parse_number(&self.seed, "seed")?,
-        })
+/// The words the axis menu offers, with their labels.
+fn axis_label(axis: Axis) -> &'static str {
+    match axis {
+        Axis::TtlMs => "explore.axis.ttl",
+        Axis::WorkMs => "explore.axis.work",
+        Axis::WatchdogIntervalMs => "explore.axis.interval",
+    }
+}
+
+fn watchdog_label(kind: WatchdogKind) -> &'static str {
+    match kind {
+        WatchdogKind::Off => "explore.watchdog_off",
+        WatchdogKind::Script => "explore.watchdog_script",
+        WatchdogKind::Bare => "explore.watchdog_bare",
     }
 }
 
 #[component]
 pub(crate) fn ExplorePage() -> Html {
     let m = use_i18n();
-    let form = use_state(Form::default);
-    let error = use_state(|| None::<String>);
-    let run: Rc<RefCell<Option<Run>>> = use_mut_ref(|| None);
-    // Bumped to start a run; the effect below owns the slice loop for that generation.
-    let generation = use_state(|| 0u32);
-    let running = use_state(|| false);
-    let progress = use_state(|| (0u64, 0u64));
-    let snapshot = use_state(Vec::<Point>::new);
-    let cancelled = use_mut_ref(|| false);
-    let pool: Rc<RefCell<Option<Pool>>> = use_mut_ref(|| None);
-    // Workers running now (0 when the page runs the trials itself, or none run).
-    let live = use_state(|| 0usize);
-    // Why this run is on the page's thread although workers were asked for.
-    let fallback = use_state(|| false);
-    {
-        // Leaving the page stops the workers.
-        let pool = pool.clone();
-        use_effect_with((), move |_| {
-            move || {
-                if let Some(pool) = pool.borrow_mut().take() {
-                    pool.stop();
-                }
+    let state = use_reducer(|| ExploreState(Screen::new(cores())));
+    use_run(&state);
+    let screen = &state.0;
+    let form = &screen.form;
+    let edit = |field: Field| {
+        let dispatch = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let value = e
+                .target_dyn_into::<web_sys::HtmlInputElement>()
+                .map(|input| input.value())
+                .or_else(|| e.target_dyn_into::<web_sys::HtmlSelectElement>().map(|s| s.value()));
+            if let Some(value) = value {
+                dispatch.dispatch(Action::Edit(field, value));
             }
-        });
-    }
-
-    {
-        let run = run.clone();
-        let running = running.clone();
-        let progress = progress.clone();
-        let snapshot = snapshot.clone();
-        let cancelled = cancelled.clone();
-        use_effect_with(*generation, move |generation| {
-            let active = Rc::new(RefCell::new(*generation > 0));
-            let stop = active.clone();
-            fn tick(
-                run: Rc<RefCell<Option<Run>>>,
-                active: Rc<RefCell<bool>>,
-                cancelled: Rc<RefCell<bool>>,
-                running: UseStateHandle<bool>,
-                progress: UseStateHandle<(u64, u64)>,
-                snapshot: UseStateHandle<Vec<Point>>,
-            ) {
-                if !*active.borrow() {
-                    return;
-                }
-                let finished = {
-                    let mut guard = run.borrow_mut();
-                    let Some(r) = guard.as_mut() else { return };
-                    let start = now_ms();
-                    while !*cancelled.borrow() && !r.is_done() && now_ms() - start < SLICE_BUDGET_MS
-                    {
-                        r.advance(CHUNK_TRIALS, CHUNK_SIM_RUNS);
-                    }
-                    progress.set(r.progress());
-                    snapshot.set(r.points().to_vec());
-                    r.is_done() || *cancelled.borrow()
-                };
-                if finished {
-                    running.set(false);
-                    return;
-                }
-                // A macrotask per slice, so input and painting run in between.
-                gloo_timers::callback::Timeout::new(0, move || {
-                    tick(run, active, cancelled, running, progress, snapshot)
-                })
-                .forget();
-            }
-            if *generation > 0 {
-                // Not in this task: it already holds the click, Run::new and a render.
-                gloo_timers::callback::Timeout::new(0, move || {
-                    tick(run, active, cancelled, running, progress, snapshot)
-                })
-                .forget();
-            }
-            move || {
-                *stop.borrow_mut() = false;
-            }
-        });
-    }
-
+        })
+    };
+    let field = |label: &str, field: Field, test_id: &'static str| {
+        html! {
+            <label>{ m.explore(label) }<input value={form.field(field).to_owned()} data-testid={test_id} onchange={edit(field)} /></label>
+        }
+    };
+    let menu = |label: &str,
+                field: Field,
+                test_id: &'static str,
+                words: Vec<(&'static str, &'static str)>| {
+        html! {
+            <label>{ m.explore(label) }
+                <select data-testid={test_id} onchange={edit(field)}>
+                    { for words.into_iter().map(|(word, key)| html! {
+                        <option value={word} selected={form.field(field) == word}>{ m.explore(key) }</option>
+                    }) }
+                </select>
+            </label>
+        }
+    };
+    let axes = Axis::WORDS.iter().map(|&(word, axis)| (word, axis_label(axis))).collect();
+    let watchdogs =
+        WatchdogKind::WORDS.iter().map(|&(word, kind)| (word, watchdog_label(kind))).collect();
     let on_run = {
-        let form = form.clone();
-        let error = error.clone();
-        let run = run.clone();
-        let generation = generation.clone();
-        let running = running.clone();
-        let cancelled = cancelled.clone();
-        let pool = pool.clone();
-        let live = live.clone();
-        let fallback = fallback.clone();
-        let progress = progress.clone();
-        let snapshot = snapshot.clone();
-        let m = m.clone();
+        let dispatch = state.dispatcher();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            if let Some(old) = pool.borrow_mut().take() {
-                old.stop();
-            }
-            let workers = parse_number(&form.workers, "workers");
-            let new_run = match form.params().and_then(Run::new) {
-                Ok(new_run) => new_run,
-                Err(message) => return error.set(Some(message)),
-            };
-            let workers = match workers {
-                Ok(n) => usize::try_from(n).unwrap_or(usize::MAX),
-                Err(message) => return error.set(Some(message)),
-            };
-            *cancelled.borrow_mut() = false;
-            error.set(None);
-            running.set(true);
-            fallback.set(false);
-            progress.set(new_run.progress());
-            snapshot.set(new_run.points().to_vec());
-            if workers > 0 {
-                let screen = Screen {
-                    running: running.clone(),
-                    progress: progress.clone(),
-                    snapshot: snapshot.clone(),
-                    error: error.clone(),
-                    live: live.clone(),
-                    m: m.clone(),
-                };
-                let on_event = pool_events(run.clone(), pool.clone(), screen);
-                match Pool::start(workers, &new_run, on_event) {
-                    Ok(started) => {
-                        live.set(started.live());
-                        *run.borrow_mut() = Some(new_run);
-                        *pool.borrow_mut() = Some(started);
-                        return;
-                    }
-                    // A strict policy or an old browser: the page runs the trials itself.
-                    Err(_) => fallback.set(true),
-                }
-            }
-            live.set(0);
-            *run.borrow_mut() = Some(new_run);
-            generation.set(*generation + 1);
+            dispatch.dispatch(Action::Start);
         })
     };
     let on_cancel = {
-        let cancelled = cancelled.clone();
-        let pool = pool.clone();
-        let live = live.clone();
-        let running = running.clone();
-        Callback::from(move |_| {
-            *cancelled.borrow_mut() = true;
-            if let Some(pool) = pool.borrow_mut().take() {
-                pool.stop();
-                live.set(0);
-                running.set(false);
-            }
-        })
+        let dispatch = state.dispatcher();
+        Callback::from(move |_| dispatch.dispatch(Action::Cancel))
     };
-    let field = |label: String, value: &str, test_id: &'static str, set: fn(&mut Form, String)| {
-        let form = form.clone();
-        let onchange = Callback::from(move |e: Event| {
-            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
-                let mut next = (*form).clone();
-                set(&mut next, input.value());
-                form.set(next);
-            }
-        });
-        html! {
-            <label>{ label }<input value={value.to_owned()} data-testid={test_id} {onchange} /></label>
-        }
-    };
-    let on_axis = {
-        let form = form.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                let mut next = (*form).clone();
-                next.axis = select.value();
-                form.set(next);
-            }
-        })
-    };
-    let on_watchdog = {
-        let form = form.clone();
-        Callback::from(move |e: Event| {
-            if let Some(select) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                let mut next = (*form).clone();
-                next.watchdog = select.value();
-                form.set(next);
-            }
-        })
-    };
-    let (done, total) = *progress;
-    // The axis of the run on screen (not of the form being edited).
-    let axis_label = match run.borrow().as_ref().map(|r| r.params().axis) {
-        Some(Axis::WorkMs) => m.explore("explore.axis.work"),
-        Some(Axis::WatchdogIntervalMs) => m.explore("explore.axis.interval"),
-        _ => m.explore("explore.axis.ttl"),
-    };
+    let (done, total) = (screen.done, screen.total);
+    let axis_label = m.explore(axis_label(screen.axis().unwrap_or(Axis::TtlMs)));
     let percent = (done * 100).checked_div(total).unwrap_or(0);
+    let error = screen.problem.as_ref().map(|problem| match problem {
+        Problem::Form(why) => why.clone(),
+        Problem::Worker(why) => m.exploref("explore.worker_failed", &[("why", why)]),
+    });
+    let running = screen.running();
     html! {
-        <div class="explore" data-testid="explore" data-workers={live.to_string()}>
+        <div class="explore" data-testid="explore" data-workers={screen.live_workers().to_string()}>
             <h1>{ m.explore("explore.title") }</h1>
             <p class="lede">{ m.explore("explore.lede") }</p>
             <form class="panel explore-form" onsubmit={on_run}>
-                { field(m.explore("explore.median"), &form.median, "explore-median", |f, v| f.median = v) }
-                { field(m.explore("explore.p99"), &form.p99, "explore-p99", |f, v| f.p99 = v) }
-                { field(m.explore("explore.work"), &form.work, "explore-work", |f, v| f.work = v) }
-                { field(m.explore("explore.ttl"), &form.ttl, "explore-ttl", |f, v| f.ttl = v) }
-                <label>{ m.explore("explore.axis") }
-                    <select data-testid="explore-axis" onchange={on_axis}>
-                        <option value="ttl" selected={form.axis == "ttl"}>{ m.explore("explore.axis.ttl") }</option>
-                        <option value="work" selected={form.axis == "work"}>{ m.explore("explore.axis.work") }</option>
-                        <option value="interval" selected={form.axis == "interval"}>{ m.explore("explore.axis.interval") }</option>
-                    </select>
-                </label>
-                { field(m.explore("explore.values"), &form.values, "explore-values", |f, v| f.values = v) }
-                <label>{ m.explore("explore.watchdog") }
-                    <select data-testid="explore-watchdog" onchange={on_watchdog}>
-                        <option value="off" selected={form.watchdog == "off"}>{ m.explore("explore.watchdog_off") }</option>
-                        <option value="script" selected={form.watchdog == "script"}>{ m.explore("explore.watchdog_script") }</option>
-                        <option value="bare" selected={form.watchdog == "bare"}>{ m.explore("explore.watchdog_bare") }</option>
-                    </select>
-                </label>
-                { field(m.explore("explore.interval"), &form.interval, "explore-interval", |f, v| f.interval = v) }
-                { field(m.explore("explore.trials"), &form.trials, "explore-trials", |f, v| f.trials = v) }
-                { field(m.explore("explore.seed"), &form.seed, "explore-seed", |f, v| f.seed = v) }
-                { field(m.explore("explore.workers"), &form.workers, "explore-workers", |f, v| f.workers = v) }
+                { field("explore.median", Field::Median, "explore-median") }
+                { field("explore.p99", Field::P99, "explore-p99") }
+                { field("explore.work", Field::Work, "explore-work") }
+                { field("explore.ttl", Field::Ttl, "explore-ttl") }
+                { menu("explore.axis", Field::Axis, "explore-axis", axes) }
+                { field("explore.values", Field::Values, "explore-values") }
+                { menu("explore.watchdog", Field::Watchdog, "explore-watchdog", watchdogs) }
+                { field("explore.interval", Field::Interval, "explore-interval") }
+                { field("explore.trials", Field::Trials, "explore-trials") }
+                { field("explore.seed", Field::Seed, "explore-seed") }
+                { field("explore.workers", Field::Workers, "explore-workers") }
                 <p class="note">{ m.exploref("explore.workers_help", &[("n", &cores().to_string())]) }</p>
                 <p class="note">{ m.exploref("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
                 <div class="editor-bar">
-                    <button class="primary" type="submit" data-testid="explore-run" disabled={*running}>{ m.explore("explore.run") }</button>
-                    <button type="button" data-testid="explore-cancel" disabled={!*running} onclick={on_cancel}>{ m.explore("explore.cancel") }</button>
+                    <button class="primary" type="submit" data-testid="explore-run" disabled={running}>{ m.explore("explore.run") }</button>
+                    <button type="button" data-testid="explore-cancel" disabled={!running} onclick={on_cancel}>{ m.explore("explore.cancel") }</button>
                 </div>
-                if let Some(message) = &*error {
+                if let Some(message) = error {
                     <p class="field-error" role="alert" data-testid="explore-error">{ message }</p>
                 }
-                if *fallback {
+                if screen.fallback() {
                     <p class="note" data-testid="explore-fallback">{ m.explore("explore.fallback") }</p>
                 }
             </form>
@@ -334,68 +153,124 @@ pub(crate) fn ExplorePage() -> Html {
                     <span data-testid="explore-count">{ m.exploref("explore.count", &[("done", &done.to_string()), ("total", &total.to_string())]) }</span>
                 </div>
             }
-            if !snapshot.is_empty() {
-                <Chart points={(*snapshot).clone()} axis={axis_label.clone()} />
-                <Table points={(*snapshot).clone()} axis={axis_label} />
+            if !screen.points.is_empty() {
+                <Chart points={screen.points.clone()} axis={axis_label.clone()} />
+                <Table points={screen.points.clone()} axis={axis_label} />
             }
             <p class="note">{ m.explore("explore.model") }</p>
         </div>
     }
 }
 
-/// The page's state a run updates as results come in.
-struct Screen {
-    running: UseStateHandle<bool>,
-    progress: UseStateHandle<(u64, u64)>,
-    snapshot: UseStateHandle<Vec<Point>>,
-    error: UseStateHandle<Option<String>>,
-    live: UseStateHandle<usize>,
-    m: Rc<crate::i18n::Messages>,
+/// Runs the run the screen started, while it runs: on web workers when it asks for any and
+/// they start, else in slices on this thread. Stops it (the pool, or the next slice) when
+/// the run ends, is cancelled or replaced, or the page is left.
+#[hook]
+fn use_run(state: &UseReducerHandle<ExploreState>) {
+    let started = state.0.started();
+    let run_no = state.0.run;
+    let dispatch = state.dispatcher();
+    use_effect_with((run_no, started.is_some()), move |_| {
+        let stop = started.map(|(run, workers)| start(run_no, (*run).clone(), workers, dispatch));
+        move || {
+            if let Some(stop) = stop {
+                stop();
+            }
+        }
+    });
 }
 
-/// What the page does with the pool's news: add each chunk's result to the run and show it;
-/// when the run is complete, or a worker failed, stop the pool.
+/// Starts run `run_no` and returns what stops it.
+fn start(
+    run_no: u64,
+    run: Run,
+    workers: usize,
+    dispatch: UseReducerDispatcher<ExploreState>,
+) -> Box<dyn FnOnce()> {
+    let run = Rc::new(RefCell::new(run));
+    if workers > 0 {
+        match Pool::start(
+            workers,
+            &run.borrow(),
+            pool_events(run_no, run.clone(), dispatch.clone()),
+        ) {
+            Ok(pool) => {
+                dispatch.dispatch(Action::Started {
+                    run: run_no,
+                    runner: Runner::Workers(pool.live()),
+                });
+                return Box::new(move || pool.stop());
+            }
+            // A strict policy or an old browser: the page runs the trials itself.
+            Err(_) => dispatch.dispatch(Action::Started {
+                run: run_no,
+                runner: Runner::Page { fallback: Fallback::WorkersRefused },
+            }),
+        }
+    }
+    // Slices in a loop of its own that stops at the next slice once `active` is cleared.
+    let active = Rc::new(std::cell::Cell::new(true));
+    wasm_bindgen_futures::spawn_local(run_slices(run_no, run, dispatch, active.clone()));
+    Box::new(move || active.set(false))
+}
+
+/// Each slice in a macrotask of its own, so input and painting run in between (and the
+/// first not in the task that holds the click, `Run::new` and a render).
+async fn run_slices(
+    run_no: u64,
+    run: Rc<RefCell<Run>>,
+    dispatch: UseReducerDispatcher<ExploreState>,
+    active: Rc<std::cell::Cell<bool>>,
+) {
+    loop {
+        TimeoutFuture::new(0).await;
+        if !active.get() {
+            return;
+        }
+        let mut r = run.borrow_mut();
+        let start = now_ms();
+        while !r.is_done() && now_ms() - start < SLICE_BUDGET_MS {
+            r.advance(CHUNK_TRIALS, CHUNK_SIM_RUNS);
+        }
+        let (done, points) = (r.progress().0, r.points().to_vec());
+        dispatch.dispatch(Action::Progress { run: run_no, done, points });
+        if r.is_done() {
+            return dispatch.dispatch(Action::Finished { run: run_no });
+        }
+    }
+}
+
+/// What the page does with the pool's news: adds each chunk's result to the run and shows
+/// it; says when the run is complete or a worker failed (the hook then stops the pool).
 fn pool_events(
-    run: Rc<RefCell<Option<Run>>>,
-    pool: Rc<RefCell<Option<Pool>>>,
-    screen: Screen,
+    run_no: u64,
+    run: Rc<RefCell<Run>>,
+    dispatch: UseReducerDispatcher<ExploreState>,
 ) -> Rc<dyn Fn(PoolEvent)> {
-    let Screen { running, progress, snapshot, error, live, m } = screen;
     // Results come in faster than anyone reads them: the table and chart are redrawn at most
     // every 100 ms (and at the end), which leaves the cores to the workers.
     let shown_at = Rc::new(RefCell::new(f64::NEG_INFINITY));
-    Rc::new(move |event| {
-        let finished = match event {
-            PoolEvent::Done(done) => {
-                let mut guard = run.borrow_mut();
-                let Some(r) = guard.as_mut() else { return };
-                r.add(&done);
-                let now = now_ms();
-                if r.is_done() || now - *shown_at.borrow() >= REDRAW_MS {
-                    *shown_at.borrow_mut() = now;
-                    progress.set(r.progress());
-                    snapshot.set(r.points().to_vec());
-                }
-                r.is_done()
+    Rc::new(move |event| match event {
+        PoolEvent::Done(done) => {
+            let mut r = run.borrow_mut();
+            r.add(&done);
+            let now = now_ms();
+            if r.is_done() || now - *shown_at.borrow() >= REDRAW_MS {
+                *shown_at.borrow_mut() = now;
+                let (done, points) = (r.progress().0, r.points().to_vec());
+                dispatch.dispatch(Action::Progress { run: run_no, done, points });
             }
-            PoolEvent::Failed(why) => {
-                error.set(Some(m.exploref("explore.worker_failed", &[("why", &why)])));
-                true
+            if r.is_done() {
+                dispatch.dispatch(Action::Finished { run: run_no });
             }
-        };
-        if finished {
-            if let Some(pool) = pool.borrow_mut().take() {
-                pool.stop();
-            }
-            live.set(0);
-            running.set(false);
         }
+        PoolEvent::Failed(why) => dispatch.dispatch(Action::Failed { run: run_no, why }),
     })
 }
 
 #[derive(PartialEq, Properties)]
 struct PointsProps {
-    points: Vec<Point>,
+    points: Rc<Vec<Point>>,
     /// The x axis's name with its unit.
     axis: String,
 }

@@ -10,6 +10,7 @@ use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{MessageEvent, Worker};
 
+use crate::explore::wire::{self, FromWorker, ToWorker};
 use crate::explore::{Dealer, Done, Run};
 use crate::ui::browser::worker_error;
 
@@ -74,32 +75,38 @@ impl Pool {
             on_message: Vec::new(),
             on_error: Vec::new(),
         }));
-        let params = format!("params {}", run.params().to_text());
+        let params = bytes(&ToWorker::Params(run.params().clone()));
         for k in 0..n {
             let weak = Rc::downgrade(&shared);
             let events = on_event.clone();
             let params = params.clone();
             let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                 let Some(shared) = weak.upgrade() else { return };
-                let text = e.data().as_string().unwrap_or_default();
-                if text == "ready" {
+                let data = e.data();
+                if data.as_string().as_deref() == Some("ready") {
                     // The worker's wasm has loaded: now it can hear the run.
                     let worker = shared.borrow().workers[k].clone();
-                    let _ = worker.post_message(&params.as_str().into());
+                    let _ = worker.post_message(&params);
                     return deal(&shared, k);
                 }
-                match text.strip_prefix("done ").and_then(Done::from_text) {
-                    Some(done) => {
+                let message = data
+                    .dyn_ref::<js_sys::Uint8Array>()
+                    .and_then(|bytes| wire::decode::<FromWorker>(&bytes.to_vec()));
+                match message {
+                    Some(FromWorker::Done(done)) => {
                         if shared.borrow().stopped {
                             return;
                         }
                         events(PoolEvent::Done(done));
                         deal(&shared, k);
                     }
-                    None => {
-                        let why = text.strip_prefix("error ").unwrap_or(&text).to_owned();
+                    Some(FromWorker::Error(why)) => {
                         stop_all(&shared);
                         events(PoolEvent::Failed(why));
+                    }
+                    None => {
+                        stop_all(&shared);
+                        events(PoolEvent::Failed("a message the page cannot read".to_owned()));
                     }
                 }
             });
@@ -145,9 +152,13 @@ fn deal(shared: &Rc<RefCell<Shared>>, k: usize) {
     let next = s.dealer.next(&mut current);
     s.current[k] = current;
     if let Some(chunk) = next {
-        let message = format!("chunk {}", chunk.to_text());
-        let _ = s.workers[k].post_message(&message.as_str().into());
+        let _ = s.workers[k].post_message(&bytes(&ToWorker::Chunk(chunk)));
     }
+}
+
+/// A message as the bytes a worker reads (copied into a `Uint8Array`).
+fn bytes(message: &ToWorker) -> JsValue {
+    js_sys::Uint8Array::from(wire::encode(message).as_slice()).into()
 }
 
 fn stop_all(shared: &Rc<RefCell<Shared>>) {

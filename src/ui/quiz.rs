@@ -10,8 +10,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::embed::{Answered, Inbound, Outbound, ReadyView};
-use crate::progress::{MASTERY_PCT, Progress, STORAGE_KEY, Stored, passed};
+use crate::embed::{Inbound, Outbound, ReadyView};
+use crate::progress::{MASTERY_PCT, Progress, STORAGE_KEY, Stored};
+use crate::quiz::session::{Action, Effect, Session};
 use crate::quiz::{self, Question};
 use crate::route::{Link, View};
 use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
@@ -150,6 +151,19 @@ struct QuizProps {
     link: Link,
 }
 
+/// Yew's `Reducible` over the pure [`Session::update`].
+#[derive(PartialEq)]
+struct QuizState(Session);
+
+impl Reducible for QuizState {
+    type Action = Action;
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = self.0.clone();
+        next.update(action);
+        Rc::new(QuizState(next))
+    }
+}
+
 /// The quiz over a bank that has arrived.
 #[component]
 fn Quiz(props: &QuizProps) -> Html {
@@ -161,17 +175,22 @@ fn Quiz(props: &QuizProps) -> Html {
             }
             None => bank.to_vec(),
         });
-    let ids: Rc<Vec<String>> = {
-        let questions = questions.clone();
-        use_memo((), move |_| questions.iter().map(|q| q.id.clone()).collect())
-    };
     let loaded = use_memo(props.bank.clone(), |bank| load_progress(bank));
-    let progress = use_state(|| loaded.progress.clone());
     let notice = loaded.notice;
-    let started_ms = use_memo((), |_| js_sys::Date::now());
-    let mastery_pct = MASTERY_PCT;
+    let state = {
+        let questions = questions.clone();
+        let progress = loaded.progress.clone();
+        let asked = props.link.question.unwrap_or(0);
+        use_reducer(move || {
+            let asked_for = questions.iter().map(|q| (q.id.clone(), q.answer)).collect();
+            let mut session = Session::new(asked_for, progress, MASTERY_PCT);
+            session.update(Action::Open(asked));
+            QuizState(session)
+        })
+    };
+    use_quiz_effects(&state, &questions, &props.link, m.lang);
     {
-        let total = ids.len();
+        let total = questions.len();
         use_effect_with((), move |_| {
             post(&Outbound::Ready { view: ReadyView::Quiz { total } });
             || ()
@@ -179,44 +198,62 @@ fn Quiz(props: &QuizProps) -> Html {
     }
     // A host that kept the learner's progress gives it back (checked like stored progress).
     {
-        let progress = progress.clone();
+        let dispatch = state.dispatcher();
         let bank = props.bank.clone();
         use_host_messages(move |message| {
             if let Inbound::RestoreProgress { data } = message
-                && let Stored::Valid(restored) = Progress::read(Some(&data), &bank)
+                && let Stored::Valid(progress) = Progress::read(Some(&data), &bank)
             {
-                if let Some(s) = storage() {
-                    let _ = s.set_item(STORAGE_KEY, &data);
-                }
-                progress.set(restored);
+                dispatch.dispatch(Action::Restore { progress, text: data });
             }
         });
     }
-    let asked = props.link.question.unwrap_or(0).min(questions.len().saturating_sub(1));
-    let index = use_state(|| asked);
     // Back to a quiz link (after "Show me") or a new q= moves to that question.
     {
-        let index = index.clone();
-        use_effect_with(asked, move |&asked| {
-            index.set(asked);
+        let dispatch = state.dispatcher();
+        use_effect_with(props.link.question.unwrap_or(0), move |&asked| {
+            dispatch.dispatch(Action::Open(asked));
             || ()
         });
     }
-    let selected = use_state(|| None::<usize>);
-    let checked = use_state(|| None::<usize>);
+    let session = &state.0;
+    let (index, selected, checked) = (session.index, session.chosen, session.checked);
     // "Show me" needs the question's lesson (fetched; called before any early return, as
     // hooks must be).
-    let shown = questions.get(*index).map(|q| q.show.scenario.clone()).unwrap_or_default();
+    let shown = questions.get(index).map(|q| q.show.scenario.clone()).unwrap_or_default();
     let lesson = crate::ui::lessons::use_lesson(&shown);
-    let Some(q) = questions.get(*index) else { return html! {} };
+    // "Show me": the scenario at the moment its event happens (run once per question).
+    let show_href = {
+        let at = questions.get(index).map(|q| q.show.at.clone());
+        let (lang, embed, origins) = (m.lang, props.embed, props.origins.clone());
+        use_memo((index, lesson.is_some(), lang), move |_| {
+            let (scenario, at) = (lesson.and_then(Result::ok)?, at?);
+            let trace = crate::sim::run(&scenario.setup);
+            let t_ms = crate::catalogue::narration::anchor_event(&trace, &at)
+                .map(|i| trace.events()[i].at_ms);
+            let link = Link {
+                t_ms,
+                lang: Some(lang),
+                embed,
+                origins,
+                ..Link::to(View::Scenario { id: scenario.id })
+            };
+            Some(link.to_hash())
+        })
+    };
+    let Some(q) = questions.get(index) else { return html! {} };
     let key = |suffix: &str| format!("q.{}.{suffix}", q.id);
     let n = questions.len();
+    let send = |action: Action| {
+        let dispatch = state.dispatcher();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(action.clone()))
+    };
 
     let options = q.options.iter().enumerate().map(|(j, option)| {
-        let selected_state = selected.clone();
-        let onchange = Callback::from(move |_: Event| selected_state.set(Some(j)));
+        let dispatch = state.dispatcher();
+        let onchange = Callback::from(move |_: Event| dispatch.dispatch(Action::Choose(j)));
         // Once checked, the right option is marked, and a wrong choice as wrong.
-        let (class, note) = match *checked {
+        let (class, note) = match checked {
             Some(_) if j == q.answer => ("option right", Some(m.lab("quiz.right_answer"))),
             Some(c) if c == j => ("option wrong", None),
             _ => ("option", None),
@@ -224,7 +261,7 @@ fn Quiz(props: &QuizProps) -> Html {
         html! {
             <li>
                 <label class={class}>
-                    <input type="radio" name="quiz-option" value={j.to_string()} checked={*selected == Some(j)}
+                    <input type="radio" name="quiz-option" value={j.to_string()} checked={selected == Some(j)}
                         disabled={checked.is_some()} {onchange} data-testid="quiz-option" />
                     { " " }{ m.content(&key(&format!("o.{j}")), option) }
                     if let Some(note) = note { <strong class="answer-mark" data-testid="quiz-right">{ " ✓ " }{ note }</strong> }
@@ -232,109 +269,11 @@ fn Quiz(props: &QuizProps) -> Html {
             </li>
         }
     });
-    let site = site_address();
-    let quiz_activity =
-        Activity { id: format!("{site}#/quiz"), name: m.lab("quiz.title"), ..Activity::default() };
-    let question_activity = Activity {
-        id: format!("{site}#/quiz?q={}", q.id),
-        name: m.content(&key("prompt"), &q.prompt),
-        choices: (0..q.options.len())
-            .map(|j| m.content(&key(&format!("o.{j}")), &q.options[j]))
-            .collect(),
-        correct: Some(q.answer),
-    };
-    let check = {
-        let selected = selected.clone();
-        let checked = checked.clone();
-        let progress = progress.clone();
-        let id = q.id.clone();
-        let answer = q.answer;
-        let ids = ids.clone();
-        let lang = m.lang;
-        let started_ms = *started_ms;
-        Callback::from(move |_: MouseEvent| {
-            let Some(choice) = *selected else { return };
-            checked.set(Some(choice));
-            let correct = choice == answer;
-            let mut next = (*progress).clone();
-            let was_complete = next.complete(&ids);
-            let recorded = next.record(&id, correct);
-            save_progress(&next);
-            post(&Outbound::QuizAnswered(Answered {
-                question: id.clone(),
-                correct,
-                choice,
-                attempt: recorded.attempts,
-                first_try: recorded.attempts == 1,
-                answered: next.answers.len(),
-                correct_count: next.correct(),
-                total: ids.len(),
-            }));
-            let outcome =
-                Outcome { success: Some(correct), response: Some(choice), ..Outcome::default() };
-            post_statement(&statement(
-                &statement_context(lang),
-                Verb::Answered,
-                &question_activity,
-                &outcome,
-                Some(&quiz_activity),
-            ));
-            // The answer that completes the quiz grades it, once.
-            if !was_complete && next.complete(&ids) {
-                let (score, total) = (next.score(&ids), ids.len());
-                let passed = passed(score, total, mastery_pct);
-                post(&Outbound::QuizCompleted { score, total, passed });
-                let outcome = Outcome {
-                    score: Some((score, total)),
-                    success: Some(passed),
-                    completion: Some(true),
-                    duration_ms: Some((js_sys::Date::now() - started_ms).max(0.0) as u64),
-                    ..Outcome::default()
-                };
-                for verb in [Verb::Completed, if passed { Verb::Passed } else { Verb::Failed }] {
-                    post_statement(&statement(
-                        &statement_context(lang),
-                        verb,
-                        &quiz_activity,
-                        &outcome,
-                        None,
-                    ));
-                }
-            }
-            progress.set(next);
-        })
-    };
-    let go = |delta: isize| {
-        let link = props.link.clone();
-        let index = index.clone();
-        let selected = selected.clone();
-        let checked = checked.clone();
-        Callback::from(move |_: MouseEvent| {
-            let next = (*index as isize + delta).clamp(0, n as isize - 1) as usize;
-            index.set(next);
-            // The question goes in the URL (replacing this entry: moving between questions
-            // is not history), so leaving for "Show me" and coming Back finds it again.
-            let here = Link { view: View::Quiz, question: Some(next), ..link.clone() };
-            crate::ui::nav::replace_hash(&here.to_hash());
-            selected.set(None);
-            checked.set(None);
-        })
-    };
-    // After a wrong answer the learner may choose again: practice, as answering again later
-    // is (the score and the LMS keep the first answer; `check` posts the new one).
-    let retry = {
-        let selected = selected.clone();
-        let checked = checked.clone();
-        Callback::from(move |_: MouseEvent| {
-            selected.set(None);
-            checked.set(None);
-        })
-    };
     // Why the chosen option fails, and, for review, why each other wrong one does.
     let why_not =
         |j: usize| q.why_not(j).map(|why| m.content(&key(&format!("why.{j}")), &why.text));
     let others: Vec<Html> = (0..q.options.len())
-        .filter(|&j| Some(j) != *checked)
+        .filter(|&j| Some(j) != checked)
         .filter_map(|j| {
             let why = why_not(j)?;
             let option = m.content(&key(&format!("o.{j}")), &q.options[j]);
@@ -344,35 +283,18 @@ fn Quiz(props: &QuizProps) -> Html {
     // A graded quiz (a course package's) keeps its answers: the LMS already has them.
     let course = QUESTIONS.with(|q| q.borrow().is_some());
     let reset = {
-        let progress = progress.clone();
+        let dispatch = state.dispatcher();
         let question = m.lab("quiz.reset_confirm");
         Callback::from(move |_: MouseEvent| {
             let sure = web_sys::window().and_then(|w| w.confirm_with_message(&question).ok());
-            if sure != Some(true) {
-                return;
+            if sure == Some(true) {
+                dispatch.dispatch(Action::Reset);
             }
-            let empty = Progress::default();
-            save_progress(&empty);
-            progress.set(empty);
         })
     };
-    // "Show me": the scenario at the moment its event happens.
-    let show_href = lesson.and_then(Result::ok).map(|scenario| {
-        let trace = crate::sim::run(&scenario.setup);
-        let t_ms = crate::catalogue::narration::anchor_event(&trace, &q.show.at)
-            .map(|i| trace.events()[i].at_ms);
-        Link {
-            t_ms,
-            lang: Some(m.lang),
-            embed: props.embed,
-            origins: props.origins.clone(),
-            ..Link::to(View::Scenario { id: scenario.id })
-        }
-        .to_hash()
-    });
     // In an embed "Show me" replaces the history entry (the host page's Back stays its own).
     let show_me = {
-        let href = show_href.clone().unwrap_or_default();
+        let href = (*show_href).clone().unwrap_or_default();
         let embed = props.embed;
         Callback::from(move |e: MouseEvent| {
             if embed {
@@ -381,9 +303,10 @@ fn Quiz(props: &QuizProps) -> Html {
             }
         })
     };
+    let progress = &session.progress;
     let answered = progress.answers.len().to_string();
     // What the score counts (and an LMS records): first answers only.
-    let first = progress.score(&ids).to_string();
+    let first = session.score().to_string();
     // A question answered before says how it went, so coming back is not a blank slate.
     let before = match (checked.is_none(), progress.answers.get(&q.id)) {
         (true, Some(a)) if a.first_correct => Some("quiz.before_right"),
@@ -398,7 +321,7 @@ fn Quiz(props: &QuizProps) -> Html {
                 <p class="notice" role="alert" data-testid="storage-notice">{ m.lab(notice) }</p>
             }
             <p class="muted" data-testid="quiz-progress">
-                { m.labf("quiz.progress", &[("n", &(*index + 1).to_string()), ("m", &n.to_string()), ("answered", &answered), ("first", &first)]) }
+                { m.labf("quiz.progress", &[("n", &(index + 1).to_string()), ("m", &n.to_string()), ("answered", &answered), ("first", &first)]) }
             </p>
             if let Some(before) = before {
                 <p class="muted" data-testid="quiz-before">{ m.lab(before) }</p>
@@ -407,14 +330,14 @@ fn Quiz(props: &QuizProps) -> Html {
                 <legend data-testid="quiz-prompt">{ m.content(&key("prompt"), &q.prompt) }</legend>
                 <ol class="options">{ for options }</ol>
             </fieldset>
-            if let Some(choice) = *checked {
+            if let Some(choice) = checked {
                 <div class={classes!("feedback", (choice == q.answer).then_some("right"))} role="status" data-testid="quiz-feedback">
                     <strong>{ if choice == q.answer { m.lab("quiz.correct") } else { m.lab("quiz.wrong") } }</strong>
                     if let Some(why) = why_not(choice) {
                         { " " }<span class="why-not" data-testid="quiz-why-not">{ m.labf("quiz.why_not", &[("why", &why)]) }</span>
                     }
                     { " " }{ m.content(&key("explanation"), &q.explanation) }
-                    if let Some(href) = &show_href {
+                    if let Some(href) = &*show_href {
                         { " " }<a href={href.clone()} onclick={show_me.clone()} data-testid="quiz-show">{ m.lab("quiz.show") }</a>
                     }
                     if !others.is_empty() {
@@ -425,19 +348,106 @@ fn Quiz(props: &QuizProps) -> Html {
                     }
                 </div>
                 if choice != q.answer {
-                    <button onclick={retry} data-testid="quiz-retry">{ m.lab("quiz.try_again") }</button>
+                    <button onclick={send(Action::TryAgain)} data-testid="quiz-retry">{ m.lab("quiz.try_again") }</button>
                 }
 
             } else {
-                <button onclick={check} disabled={selected.is_none()} data-testid="quiz-check">{ m.lab("quiz.check") }</button>
+                <button onclick={send(Action::Check)} disabled={selected.is_none()} data-testid="quiz-check">{ m.lab("quiz.check") }</button>
             }
             <div class="quiz-nav">
-                <button onclick={go(-1)} disabled={*index == 0} data-testid="quiz-prev">{ m.lab("quiz.prev") }</button>
-                <button onclick={go(1)} disabled={*index + 1 >= n} data-testid="quiz-next">{ m.lab("quiz.next") }</button>
+                <button onclick={send(Action::Go(-1))} disabled={index == 0} data-testid="quiz-prev">{ m.lab("quiz.prev") }</button>
+                <button onclick={send(Action::Go(1))} disabled={index + 1 >= n} data-testid="quiz-next">{ m.lab("quiz.next") }</button>
                 if !course {
                     <button onclick={reset} data-testid="quiz-reset">{ m.lab("quiz.reset") }</button>
                 }
             </div>
         </section>
     }
+}
+
+/// Carries out what the session sent (each effect once): keeps the progress, tells the host
+/// page and the LRS about answers and the grade, and writes the question into the address.
+#[hook]
+fn use_quiz_effects(
+    state: &UseReducerHandle<QuizState>,
+    questions: &Rc<Vec<Question>>,
+    link: &Link,
+    lang: crate::lang::Lang,
+) {
+    let seen = use_mut_ref(|| 0u64);
+    let started_ms = use_memo((), |_| js_sys::Date::now());
+    let m = use_i18n();
+    let (session, questions, link) = (state.0.clone(), questions.clone(), link.clone());
+    let started_ms = *started_ms;
+    use_effect_with(session.sent(), move |_| {
+        let (effects, next) = session.effects_after(*seen.borrow());
+        *seen.borrow_mut() = next;
+        let site = site_address();
+        let quiz_activity = Activity {
+            id: format!("{site}#/quiz"),
+            name: m.lab("quiz.title"),
+            ..Activity::default()
+        };
+        for effect in effects {
+            match effect {
+                Effect::Keep(progress) => save_progress(&progress),
+                Effect::Store(text) => {
+                    if let Some(s) = storage() {
+                        let _ = s.set_item(STORAGE_KEY, &text);
+                    }
+                }
+                Effect::Answered { index, answered } => {
+                    let Some(q) = questions.get(index) else { continue };
+                    let key = |suffix: &str| format!("q.{}.{suffix}", q.id);
+                    let question_activity = Activity {
+                        id: format!("{site}#/quiz?q={}", q.id),
+                        name: m.content(&key("prompt"), &q.prompt),
+                        choices: (0..q.options.len())
+                            .map(|j| m.content(&key(&format!("o.{j}")), &q.options[j]))
+                            .collect(),
+                        correct: Some(q.answer),
+                    };
+                    let outcome = Outcome {
+                        success: Some(answered.correct),
+                        response: Some(answered.choice),
+                        ..Outcome::default()
+                    };
+                    post(&Outbound::QuizAnswered(answered));
+                    post_statement(&statement(
+                        &statement_context(lang),
+                        Verb::Answered,
+                        &question_activity,
+                        &outcome,
+                        Some(&quiz_activity),
+                    ));
+                }
+                Effect::Completed { score, total, passed } => {
+                    post(&Outbound::QuizCompleted { score, total, passed });
+                    let outcome = Outcome {
+                        score: Some((score, total)),
+                        success: Some(passed),
+                        completion: Some(true),
+                        duration_ms: Some((js_sys::Date::now() - started_ms).max(0.0) as u64),
+                        ..Outcome::default()
+                    };
+                    for verb in [Verb::Completed, if passed { Verb::Passed } else { Verb::Failed }]
+                    {
+                        post_statement(&statement(
+                            &statement_context(lang),
+                            verb,
+                            &quiz_activity,
+                            &outcome,
+                            None,
+                        ));
+                    }
+                }
+                Effect::Address(question) => {
+                    // Kept in the address, so leaving for "Show me" and coming Back finds it.
+                    let here = Link { view: View::Quiz, question: Some(question), ..link.clone() };
+                    crate::ui::nav::replace_hash(&here.to_hash());
+                }
+            }
+        }
+        || ()
+    });
 }
