@@ -348,7 +348,7 @@ impl Player {
             .filter(|(i, p)| !self.prompts_done.contains(i) && self.prompt_applies(p))
             .filter_map(|(_, p)| crate::catalogue::narration::anchor_event(&self.trace, &p.at))
             .collect();
-        crate::sim::order::sort(&mut stops);
+        crate::sim::sorted::sort(&mut stops);
         stops
     }
 

@@ -17,11 +17,11 @@
 
 use crate::sim::event::{Actor, EventKind, Property};
 use crate::sim::id::{NodeId, WorkerId};
-use crate::sim::order::SortedMap;
 use crate::sim::scenario::{
     CrashKind, Expected, Fault, Rule, RuleOutcome, RuleVary, Scenario, ScenarioId, Setup, Step,
     Word, words,
 };
+use crate::sim::sorted::SortedMap;
 use crate::sim::{self, Trace};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

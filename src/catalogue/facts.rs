@@ -387,7 +387,7 @@ pub fn suggest_claims(trace: &Trace) -> Vec<Fact> {
         });
     }
     let mut properties: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
-    crate::sim::order::sort(&mut properties);
+    crate::sim::sorted::sort(&mut properties);
     properties.dedup();
     match properties.is_empty() {
         true => facts.push(Fact::NoViolations),

@@ -35,7 +35,7 @@ pub fn resolve(trace: &Trace, lesson: &Scenario) -> Vec<(usize, Option<usize>)> 
         .enumerate()
         .map(|(i, narration)| (i, anchor_event(trace, &narration.at)))
         .collect();
-    crate::sim::order::sort_by_key(&mut resolved, |&(i, event)| (event.unwrap_or(usize::MAX), i));
+    crate::sim::sorted::sort_by_key(&mut resolved, |&(i, event)| (event.unwrap_or(usize::MAX), i));
     resolved
 }
 

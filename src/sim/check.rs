@@ -6,7 +6,7 @@
 //! granted (`lease seq`), which the workers themselves cannot see.
 
 use crate::sim::id::WorkerId;
-use crate::sim::order::SortedMap;
+use crate::sim::sorted::SortedMap;
 
 use crate::sim::event::{Note, Property, WarningKind};
 use crate::sim::scenario::TokenSource;

@@ -10,12 +10,12 @@
 pub mod check;
 pub mod event;
 pub mod id;
-pub mod order;
 pub mod prng;
 pub mod redis;
 pub mod render;
 pub mod scenario;
 pub mod script;
+pub mod sorted;
 pub mod sql;
 pub mod state;
 pub mod token;

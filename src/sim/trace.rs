@@ -5,7 +5,7 @@
 //! derived views; it never re-simulates and is never edited after it is built.
 
 use crate::sim::id::WorkerId;
-use crate::sim::order::SortedMap;
+use crate::sim::sorted::SortedMap;
 
 use crate::sim::event::{Actor, Event, EventKind};
 use crate::sim::scenario::Setup;
@@ -223,12 +223,12 @@ impl Trace {
                 let (from_ms, to_ms) = (a_from.max(b_from), a_to.min(b_to));
                 if a != b && from_ms < to_ms {
                     let mut workers = vec![name(a), name(b)];
-                    crate::sim::order::sort(&mut workers);
+                    crate::sim::sorted::sort(&mut workers);
                     summary.overlaps.push(Overlap { workers, from_ms, to_ms });
                 }
             }
         }
-        crate::sim::order::sort_by(&mut summary.overlaps, |x, y| {
+        crate::sim::sorted::sort_by(&mut summary.overlaps, |x, y| {
             (x.from_ms, &x.workers).cmp(&(y.from_ms, &y.workers))
         });
         summary

@@ -258,7 +258,7 @@ pub fn build(trace: &Trace) -> Layout {
             Actor::Db => l.spans = fence_steps(trace, end_ms),
             _ => {}
         }
-        crate::sim::order::sort_by_key(&mut l.spans, |s| (s.from_ms, s.to_ms));
+        crate::sim::sorted::sort_by_key(&mut l.spans, |s| (s.from_ms, s.to_ms));
     }
 
     let mut arrows = Vec::new();

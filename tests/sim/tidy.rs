@@ -329,7 +329,7 @@ const LAYERS: &[&[&str]] = &[
 
 /// The model's own layers, the same way.
 const SIM_LAYERS: &[&[&str]] = &[
-    &["order", "id"],
+    &["sorted", "id"],
     &["prng", "scenario", "redis", "sql"],
     &["token", "script", "event", "state"],
     &["check"],

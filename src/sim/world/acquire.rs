@@ -509,7 +509,7 @@ impl<'s> World<'s> {
                         }
                     })
                     .collect();
-                crate::sim::order::sort(&mut ack_times);
+                crate::sim::sorted::sort(&mut ack_times);
                 let wanted = usize::try_from(replicas.max(0)).unwrap_or(usize::MAX);
                 let limit = if timeout_ms == 0 {
                     self.setup.until_ms

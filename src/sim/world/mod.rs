@@ -9,10 +9,10 @@
 use crate::sim::check::Checker;
 use crate::sim::event::Event;
 use crate::sim::id::{NodeId, WorkerId};
-use crate::sim::order::SortedSet;
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Effect, Keyspace};
 use crate::sim::scenario::{Fault, RedisSetup, Setup, TokenSource, Topology, WorkerSetup};
+use crate::sim::sorted::SortedSet;
 use crate::sim::state::{Activity, NodeState, OrderRow, Phase, Role, State, WorkerState};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -68,7 +68,7 @@ pub fn run(setup: &Setup, recording: Recording) -> Output {
             belief_spans.push((WorkerId::at(w), *since, end_ms));
         }
     }
-    crate::sim::order::sort(&mut belief_spans);
+    crate::sim::sorted::sort(&mut belief_spans);
     Output {
         events: world.events,
         frames: world.frames,
