@@ -65,7 +65,7 @@ pub fn plain(trace: &Trace) -> Vec<Plain> {
         // A stale write replaced someone's newer one: name that someone (the writer of the
         // first cause, the newer accepted write).
         if event.note.key == "sim.stale_token"
-            && let Some(newer) = event.causes.first().and_then(|&c| trace.events().get(c as usize))
+            && let Some(newer) = event.causes.first().and_then(|&c| trace.events().get(c.index()))
             && let Some(worker @ Actor::Worker(_)) = newer.peer
         {
             args.push(("newer", trace.actor_name(worker).to_owned()));

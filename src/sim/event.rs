@@ -4,7 +4,7 @@
 //! carries what a learner needs to read it without the world: the command as typed, the
 //! reply, and the events it depends on. It must not carry behaviour.
 
-use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::id::{EventId, NodeId, WorkerId};
 
 /// Who did something: one swimlane each.
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -474,7 +474,7 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Event {
     /// Its index in the trace.
-    pub id: u32,
+    pub id: EventId,
     pub at_ms: u64,
     pub actor: Actor,
     pub kind: EventKind,
@@ -485,7 +485,7 @@ pub struct Event {
     /// Why it turned out this way, for rejections (empty otherwise).
     pub why: String,
     /// Earlier events this one depends on (the grant a write used, the write that fenced it).
-    pub causes: Vec<u32>,
+    pub causes: Vec<EventId>,
     /// The other end of a request: the node a worker's command went to, or the worker a
     /// service answered. `None` for facts (expiries, pauses, checker findings).
     pub peer: Option<Actor>,

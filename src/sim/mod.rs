@@ -23,7 +23,7 @@ pub mod trace;
 pub mod world;
 
 pub use event::{Actor, Event, EventKind, Property, WarningKind};
-pub use id::{NodeId, WorkerId};
+pub use id::{EventId, LeaseNo, NodeId, WorkerId};
 pub use scenario::{Scenario, Setup};
 pub use trace::{Summary, Trace};
 

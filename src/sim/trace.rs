@@ -4,7 +4,7 @@
 //! Owns cursor arithmetic (`cursor` = number of events applied, `0..=len`) and the
 //! derived views; it never re-simulates and is never edited after it is built.
 
-use crate::sim::id::WorkerId;
+use crate::sim::id::{EventId, WorkerId};
 use crate::sim::sorted::SortedMap;
 
 use crate::sim::event::{Actor, Event, EventKind};
@@ -17,7 +17,7 @@ pub struct Trace {
     setup: Setup,
     events: Vec<Event>,
     frames: Vec<State>,
-    lanes: SortedMap<Actor, Vec<u32>>,
+    lanes: SortedMap<Actor, Vec<EventId>>,
     belief_spans: Vec<(WorkerId, u64, u64)>,
     truncated: bool,
 }
@@ -66,7 +66,7 @@ pub struct Overlap {
 
 impl Trace {
     pub fn new(setup: Setup, output: Output) -> Trace {
-        let mut lanes: SortedMap<Actor, Vec<u32>> = SortedMap::new();
+        let mut lanes: SortedMap<Actor, Vec<EventId>> = SortedMap::new();
         for event in &output.events {
             lanes.get_or_insert_with(event.actor, Vec::new).push(event.id);
         }
@@ -126,7 +126,7 @@ impl Trace {
     }
 
     /// Event ids of one actor, in order.
-    pub fn lane(&self, actor: Actor) -> &[u32] {
+    pub fn lane(&self, actor: Actor) -> &[EventId] {
         self.lanes.get(&actor).map_or(&[], Vec::as_slice)
     }
 

@@ -4,7 +4,7 @@
 use super::worker::Stop;
 use super::{Meanwhile, Progress, World, decimal};
 use crate::sim::event::{Actor, EventKind};
-use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::id::{EventId, LeaseNo, NodeId, WorkerId};
 use crate::sim::redis::{Command, Reply, command_text};
 use crate::sim::scenario::{AcquireHow, OnShort, Setup, Step, TokenSource};
 use crate::sim::script::{self, Script};
@@ -39,8 +39,8 @@ impl<'s> World<'s> {
         ttl_ms: u64,
         token: Option<i64>,
         reply: GrantReply,
-    ) -> u32 {
-        self.lease_seq += 1;
+    ) -> LeaseNo {
+        self.lease_seq = self.lease_seq.next();
         let seq = self.lease_seq;
         let lease = Lease {
             seq,
@@ -70,9 +70,9 @@ impl<'s> World<'s> {
     pub(super) fn after_grant(
         &mut self,
         w: WorkerId,
-        seq: u32,
+        seq: LeaseNo,
         drawn: Option<(i64, Option<i64>)>,
-        event: u32,
+        event: EventId,
     ) {
         self.checker.on_grant(seq, w, event, self.state.now_ms);
         if let Some((token, reset)) = drawn {
@@ -235,7 +235,7 @@ impl<'s> World<'s> {
                 );
                 if lock_set {
                     // The SET stayed (no rollback): a lease nobody can use until its TTL.
-                    self.lease_seq += 1;
+                    self.lease_seq = self.lease_seq.next();
                 }
                 self.retry_or_give_up(w, retry_every_ms, attempts, "sim.gave_up_failed");
             }

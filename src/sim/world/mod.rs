@@ -8,7 +8,7 @@
 
 use crate::sim::check::Checker;
 use crate::sim::event::Event;
-use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::id::{EventId, LeaseNo, NodeId, WorkerId};
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Effect, Keyspace};
 use crate::sim::scenario::{Fault, RedisSetup, Setup, TokenSource, Topology, WorkerSetup};
@@ -165,7 +165,7 @@ struct Runtime {
     /// The hang's start time, for the hung-watchdog warning.
     hung_since_ms: Option<u64>,
     /// Lease granted on the server while its reply was lost (the worker does not know).
-    unknown_lease: Option<u32>,
+    unknown_lease: Option<LeaseNo>,
     /// The status and token of this worker's last rejected write: the task it dead-letters.
     rejected_write: Option<(String, Option<i64>)>,
     /// How the worker ends once the release its program's `finally` runs has replied.
@@ -184,7 +184,7 @@ struct World<'s> {
     runtime: Vec<Runtime>,
     batches: Vec<Batch>,
     persisted: Vec<Persisted>,
-    lease_seq: u32,
+    lease_seq: LeaseNo,
     lost_replies: SortedSet<(WorkerId, usize, u32)>,
     names: Vec<String>,
     checker: Checker,
@@ -192,9 +192,9 @@ struct World<'s> {
     frames: Vec<State>,
     truncated: bool,
     /// The event that last changed the order row (the cause of later rejections).
-    last_write_event: Option<u32>,
+    last_write_event: Option<EventId>,
     /// The last accepted put of the shared object (what a `HEAD` then reads).
-    last_object_put: Option<u32>,
+    last_object_put: Option<EventId>,
     /// How many workers believed they held the lock after the last change.
     overlapping: usize,
     /// The workers waiting for the row lock.
@@ -260,7 +260,7 @@ impl<'s> World<'s> {
             values: Prng::new(setup.seed ^ LOCK_VALUE_STREAM),
             batches: Vec::new(),
             persisted,
-            lease_seq: 0,
+            lease_seq: LeaseNo(0),
             lost_replies: SortedSet::new(),
             checker: Checker::new(setup.tokens),
             // About one event per step, plus each worker's last event and each fault's:

@@ -9,7 +9,7 @@ use super::worker::{Rejection, Written};
 use super::{Meanwhile, World};
 use crate::sim::check::{TxnEnd, WriteFact, secs};
 use crate::sim::event::{Actor, EventKind};
-use crate::sim::id::WorkerId;
+use crate::sim::id::{EventId, WorkerId};
 use crate::sim::scenario::{Compare, Guard, Setup, StatusCheck, TokenSource, WriteHow};
 use crate::sim::sql::built::{self, Column, Constraint, Operator};
 use crate::sim::sql::{Database, Exec, Prepared, RowLock, Session, Value};
@@ -355,17 +355,9 @@ impl<'s> World<'s> {
             Exec::Failed(_) => 0,
         };
         let matched = rows > 0;
-        // Which condition turned the row away, as the engine evaluates it (with no guard,
-        // only a status precondition can).
         let written = match matched {
             true => Written::Accepted,
-            false if guard == Guard::None => Written::Rejected(Rejection::Status),
-            false => {
-                match self.db.conditions_hold(Session(w.0), statement, &params, id, "last_fence") {
-                    Some(true) => Written::Rejected(Rejection::Status),
-                    _ => Written::Rejected(Rejection::Fence),
-                }
-            }
+            false => Written::Rejected(self.rejection(w, guard, statement, &params)),
         };
         let changed = matched && would_change;
         let command = self.sql_text(statement, &params);
@@ -375,7 +367,7 @@ impl<'s> World<'s> {
             }
             Written::Accepted | Written::Rejected(_) => Said::default(),
         };
-        let mut causes: Vec<u32> = grant_event.into_iter().collect();
+        let mut causes: Vec<EventId> = grant_event.into_iter().collect();
         if !matched {
             causes.extend(self.last_write_event);
         }
@@ -415,6 +407,25 @@ impl<'s> World<'s> {
             Written::Rejected(why) => self.rejected(w, why),
         }
     }
+    /// Which condition turned a write away, as the engine evaluates it (with no guard, only
+    /// a status precondition can).
+    fn rejection(
+        &self,
+        w: WorkerId,
+        guard: Guard,
+        statement: &Prepared,
+        params: &[Value],
+    ) -> Rejection {
+        let id = self.state.order.id;
+        let fence_holds = guard == Guard::None
+            || self.db.conditions_hold(Session(w.0), statement, params, id, "last_fence")
+                == Some(true);
+        match fence_holds {
+            true => Rejection::Status,
+            false => Rejection::Fence,
+        }
+    }
+
     /// The checkers' view of a write; one inside a transaction may be rolled back later.
     fn check_write(&mut self, fact: &WriteFact<'_>) {
         if self.state.workers[fact.worker.index()].in_txn {
@@ -432,7 +443,7 @@ impl<'s> World<'s> {
         status: &str,
         (token, guard): (Option<i64>, Guard),
         written: Written,
-        event: u32,
+        event: EventId,
     ) {
         if let Written::Rejected(_) = written {
             self.runtime[w.index()].rejected_write = Some((status.to_owned(), token));
@@ -468,7 +479,7 @@ impl<'s> World<'s> {
         // through, or there is none): its sentence names no token.
         let shown = token.map_or_else(String::new, |t| token_text(tokens, t));
         let mut args = vec![("worker", name.to_owned()), ("token", shown)];
-        let by = self.last_write_event.map(|id| self.events[id as usize].at_ms);
+        let by = self.last_write_event.map(|id| self.events[id.index()].at_ms);
         let key = match (rejection, by) {
             (Rejection::Status, Some(_)) => "sim.why_status_by",
             (Rejection::Status, None) => "sim.why_status",

@@ -6,7 +6,7 @@ use super::record::Said;
 use super::worker::{Rejection, Written};
 use crate::sim::check::ObjectPutFact;
 use crate::sim::event::{Actor, EventKind};
-use crate::sim::id::WorkerId;
+use crate::sim::id::{EventId, WorkerId};
 use crate::sim::scenario::{Compare, KeyStrategy};
 use crate::sim::state::{Charge, StoredObject};
 
@@ -258,7 +258,7 @@ impl<'s> World<'s> {
     /// The alert monitor counts one fenced write (fenced off when the fence refused it) and
     /// checks its rule over the last `window_ms`, this write included: the check is an
     /// event, and the alert fires or resolves when the share crosses the limit.
-    pub(super) fn monitor_write(&mut self, written: Written, write_event: u32) {
+    pub(super) fn monitor_write(&mut self, written: Written, write_event: EventId) {
         let Some(rule) = self.setup.alert else { return };
         let now = self.state.now_ms;
         self.fenced_writes.push((now, written));

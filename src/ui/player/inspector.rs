@@ -108,12 +108,12 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
             if !event.causes.is_empty() {
                 o.open("span", &[("class", "causes")]).text(&format!(" {} ", m.t("player.see")));
                 for &c in &event.causes {
-                    let cause = &trace.events()[c as usize];
+                    let cause = &trace.events()[c.index()];
                     // Numbered as the step counter and the event log number it: from 1.
                     let text = m.tf(
                         "player.cause",
                         &[
-                            ("step", &(c + 1).to_string()),
+                            ("step", &(c.index() + 1).to_string()),
                             ("who", &trace.actor_name(cause.actor)),
                             ("what", &cause.kind.tag().replace('-', " ")),
                             ("at", &m.secs(cause.at_ms)),
