@@ -15,12 +15,10 @@
 //! first added fault's length, of the run that fault makes (see `docs/search.md` for why
 //! this is complete for the model, and where it is not).
 
+use crate::catalogue::lesson::{Expected, Rule, RuleOutcome, RuleVary, Scenario};
 use crate::sim::event::{Actor, EventKind, Property};
 use crate::sim::id::{NodeId, WorkerId};
-use crate::sim::scenario::{
-    CrashKind, Expected, Fault, Rule, RuleOutcome, RuleVary, Scenario, ScenarioId, Setup, Step,
-    Word, words,
-};
+use crate::sim::scenario::{CrashKind, Fault, ScenarioId, Setup, Step, Word, words};
 use crate::sim::sorted::SortedMap;
 use crate::sim::{self, Trace};
 use serde::{Deserialize, Serialize};

@@ -105,8 +105,8 @@ fn a_fork_keeps_the_time_and_reset_restores_the_original() {
 #[test]
 fn play_stops_before_a_prediction_prompt_until_it_is_answered() {
     let mut scenario = catalogue::find("gc-pause-fenced").unwrap();
-    scenario.prompts = vec![crate::sim::scenario::Prompt {
-        at: crate::sim::scenario::Anchor {
+    scenario.prompts = vec![crate::catalogue::lesson::Prompt {
+        at: crate::catalogue::lesson::Anchor {
             event: Some("write-rejected".into()),
             ..Default::default()
         },

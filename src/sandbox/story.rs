@@ -3,8 +3,9 @@
 //! actually had, and which sentences no longer hold. Pure: it reads a finished trace.
 
 use crate::catalogue::facts;
-use crate::sim::scenario::{Anchor, Expected, Fact, KeyIs};
-use crate::sim::{Scenario, Trace};
+use crate::catalogue::lesson::Scenario;
+use crate::catalogue::lesson::{Anchor, Expected, Fact, KeyIs};
+use crate::sim::Trace;
 
 /// Every story text of a scenario an author might have copied from a template.
 pub fn texts(s: &Scenario) -> Vec<String> {

@@ -4,9 +4,10 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::catalogue::lesson::Scenario;
 use crate::compare::Variant;
 use crate::player::{Action, TraceRef};
-use crate::sim::{self, Scenario};
+use crate::sim;
 use crate::ui::i18n::use_i18n;
 use crate::ui::player::Swimlanes;
 

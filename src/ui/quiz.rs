@@ -359,8 +359,8 @@ fn Quiz(props: &QuizProps) -> Html {
     // "Show me": the scenario at the moment its event happens.
     let show_href = lesson.and_then(Result::ok).map(|scenario| {
         let trace = crate::sim::run(&scenario.setup);
-        let t_ms = crate::catalogue::narration::anchor_event(&trace, &q.show.at)
-            .map(|i| trace.events()[i].at_ms);
+        let t_ms =
+            crate::catalogue::anchor::find(&trace, &q.show.at).map(|i| trace.events()[i].at_ms);
         Link {
             t_ms,
             lang: Some(m.lang),

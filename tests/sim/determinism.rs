@@ -1,11 +1,12 @@
 //! Determinism and randomized schedules.
 
 use fencing_playground::catalogue;
+use fencing_playground::catalogue::lesson::Scenario;
+use fencing_playground::sim;
 use fencing_playground::sim::prng::Prng;
 use fencing_playground::sim::scenario::{
     AcquireHow, Fault, Guard, ScenarioId, Step, TokenSource, WriteHow,
 };
-use fencing_playground::sim::{self, Scenario};
 
 use crate::support::builtin;
 

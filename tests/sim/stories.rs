@@ -354,7 +354,9 @@ fn an_event_frame_shows_its_own_consequences() {
 }
 
 /// The alert checks of a run: (time, tag, reply).
-fn alert_checks(scenario: &fencing_playground::sim::Scenario) -> Vec<(u64, &'static str, String)> {
+fn alert_checks(
+    scenario: &fencing_playground::catalogue::lesson::Scenario,
+) -> Vec<(u64, &'static str, String)> {
     sim::run(&scenario.setup)
         .events()
         .iter()

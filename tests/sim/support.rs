@@ -2,8 +2,9 @@
 
 use expect_test::Expect;
 use fencing_playground::catalogue;
-use fencing_playground::sim::scenario::{Fact, KeyIs};
-use fencing_playground::sim::{self, Scenario, Trace};
+use fencing_playground::catalogue::lesson::Scenario;
+use fencing_playground::catalogue::lesson::{Fact, KeyIs};
+use fencing_playground::sim::{self, Trace};
 
 /// The built-in scenario `id`, which must exist.
 pub(crate) fn builtin(id: &str) -> Scenario {

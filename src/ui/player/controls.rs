@@ -173,7 +173,7 @@ fn svg_download(id: String) -> Callback<MouseEvent> {
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct ExportPageProps {
-    pub(crate) scenario: crate::sim::Scenario,
+    pub(crate) scenario: crate::catalogue::lesson::Scenario,
     pub(crate) link: crate::route::Link,
 }
 
