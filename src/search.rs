@@ -839,7 +839,7 @@ pub fn counterexample_scenario(lesson: &Scenario, found: &Counterexample) -> Sce
         true => "The lesson's own schedule".to_owned(),
         false => format!("Changed: {}", changes.join("; ")),
     };
-    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
     let expect = Expected {
         badge: format!("{} broken", found.property.name()),
         violations: summary.violations.iter().map(|v| v.name.clone()).collect(),

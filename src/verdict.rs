@@ -134,7 +134,7 @@ mod tests {
                 hazards += 1;
                 let summary = trace.summary();
                 let mut tokens: Vec<_> =
-                    summary.writes.iter().filter(|w| w.rows > 0).map(|w| w.token).collect();
+                    summary.writes.iter().filter(|w| w.rows.matched()).map(|w| w.token).collect();
                 let n = tokens.len();
                 tokens.dedup();
                 assert_eq!(tokens.len(), n, "{}: two accepted writes with one token", scenario.id);

@@ -209,7 +209,7 @@ pub fn undeclared(text: &str, facts: &[Fact], trace: &Trace) -> Vec<String> {
         let unit = unit || (in_command && prev != "UPDATE");
         if prev == "UPDATE" {
             let rows_declared = facts.iter().any(|f| match f {
-                Fact::Write { rows, .. } => i64::from(*rows) == n,
+                Fact::Write { rows, .. } => i64::from(rows.0) == n,
                 Fact::Event { reply: Some(r), .. } => r == &format!("UPDATE {n}"),
                 _ => false,
             });

@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::sim::event::RowCount;
 use crate::sim::scenario::{ScenarioId, Setup};
 
 mod file;
@@ -134,7 +135,7 @@ pub struct Narration {
 #[serde(try_from = "form::FactForm", into = "form::FactForm")]
 pub enum Fact {
     /// The `nth` write by `worker` matched `rows` rows (and carried `token`, if given).
-    Write { worker: String, nth: usize, rows: u32, token: Option<i64> },
+    Write { worker: String, nth: usize, rows: RowCount, token: Option<i64> },
     /// The `nth` grant to `worker` carried `token` (none: a lock without a token).
     Grant { worker: String, nth: usize, token: Option<i64> },
     /// This safety property was violated at least once.

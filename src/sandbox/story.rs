@@ -48,7 +48,7 @@ pub fn facts_for(trace: &Trace, anchor: &Anchor) -> Vec<Fact> {
 /// can change).
 pub fn expected_from(trace: &Trace) -> Expected {
     let summary = trace.summary();
-    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
     let rejected = summary.writes.len() - accepted;
     let violations: Vec<String> = summary.violations.iter().map(|f| f.name.clone()).collect();
     let badge = match (violations.is_empty(), rejected > 0) {

@@ -6,6 +6,25 @@
 
 use crate::sim::id::{EventId, NodeId, WorkerId};
 
+/// How many rows a statement matched: the fenced UPDATE matches the order's one row or
+/// none, and a lesson's facts and the summaries count it, never anything else.
+#[derive(Clone, Copy, Debug, Default, Eq, Hash, Ord, PartialEq, PartialOrd)]
+pub struct RowCount(pub u32);
+
+impl RowCount {
+    /// Whether the statement matched any row (a write accepted rather than turned away).
+    pub fn matched(self) -> bool {
+        self.0 > 0
+    }
+}
+
+// The bare number, as psql's `UPDATE 1` and the lessons' sentences write it.
+impl std::fmt::Display for RowCount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 /// Who did something: one swimlane each.
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum Actor {
@@ -129,7 +148,7 @@ pub enum EventKind {
     /// The order row update (`rows` is 0 or 1).
     Wrote {
         token: Option<i64>,
-        rows: u32,
+        rows: RowCount,
     },
     /// The update waits for another transaction's row lock.
     WriteBlocked {
@@ -270,7 +289,7 @@ event_tags! {
     EventKind::Renewed { .. } => "renewed",
     EventKind::Released { .. } => "released",
     EventKind::Read { .. } => "read",
-    EventKind::Wrote { rows: 0, .. } => "write-rejected",
+    EventKind::Wrote { rows: RowCount(0), .. } => "write-rejected",
     EventKind::Wrote { .. } => "write-accepted",
     EventKind::WriteBlocked { .. } => "write-blocked",
     EventKind::Reread { .. } => "reread",

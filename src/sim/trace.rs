@@ -7,7 +7,7 @@
 use crate::sim::id::{EventId, WorkerId};
 use crate::sim::sorted::SortedMap;
 
-use crate::sim::event::{Actor, Event, EventKind};
+use crate::sim::event::{Actor, Event, EventKind, RowCount};
 use crate::sim::scenario::Setup;
 use crate::sim::state::State;
 use crate::sim::world::Output;
@@ -46,7 +46,7 @@ pub struct Write {
     pub worker: String,
     pub token: Option<i64>,
     pub at_ms: u64,
-    pub rows: u32,
+    pub rows: RowCount,
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]

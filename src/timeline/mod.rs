@@ -6,7 +6,7 @@
 
 pub mod svg;
 
-use crate::sim::event::{Actor, EventKind};
+use crate::sim::event::{Actor, EventKind, RowCount};
 use crate::sim::state::Activity;
 use crate::sim::token::token_text;
 use crate::sim::{EventId, NodeId, Trace, WorkerId};
@@ -84,7 +84,7 @@ pub fn marker_class(kind: &EventKind) -> MarkerClass {
         EventKind::Warning { .. }
         | EventKind::Overlap { .. }
         | EventKind::Alert { firing: true, changed: true, .. } => MarkerClass::Warning,
-        EventKind::Wrote { rows: 0, .. }
+        EventKind::Wrote { rows: RowCount(0), .. }
         | EventKind::Denied
         | EventKind::AcquireFailed
         | EventKind::GaveUp

@@ -88,7 +88,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
     // the difference is read, not spotted.
     let outcome = |trace: &TraceRef| {
         let summary = trace.summary();
-        let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+        let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
         let names: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
         let mut unique = names.clone();
         unique.dedup();

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Anchor, Fact, KeyIs};
+use crate::sim::event::RowCount;
 use crate::sim::scenario::{Refusal, Word, only, required, words};
 
 /// A fact's kind, the word under `fact`.
@@ -137,7 +138,7 @@ impl TryFrom<FactForm> for Fact {
             FactKind::Write => Fact::Write {
                 worker: worker()?,
                 nth: f.nth.unwrap_or(1),
-                rows: required(f.rows, "rows")?,
+                rows: RowCount(required(f.rows, "rows")?),
                 token: f.token,
             },
             FactKind::Grant => {
@@ -189,7 +190,7 @@ impl From<Fact> for FactForm {
             Fact::Write { worker, nth, rows, token } => FactForm {
                 worker: Some(worker),
                 nth: Some(nth),
-                rows: Some(rows),
+                rows: Some(rows.0),
                 token,
                 ..form(FactKind::Write)
             },

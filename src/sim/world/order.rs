@@ -8,7 +8,7 @@ use super::record::Said;
 use super::worker::{Rejection, Written};
 use super::{Meanwhile, World};
 use crate::sim::check::{TxnEnd, WriteFact, secs};
-use crate::sim::event::{Actor, EventKind};
+use crate::sim::event::{Actor, EventKind, RowCount};
 use crate::sim::id::{EventId, WorkerId};
 use crate::sim::scenario::{Compare, Guard, Setup, StatusCheck, TokenSource, WriteHow};
 use crate::sim::sql::built::{self, Column, Constraint, Operator};
@@ -372,7 +372,7 @@ impl<'s> World<'s> {
             causes.extend(self.last_write_event);
         }
         let reply = self.text(|| reply_text(&outcome));
-        let rows = u32::try_from(rows).unwrap_or(u32::MAX);
+        let rows = RowCount(u32::try_from(rows).unwrap_or(u32::MAX));
         let event = self.emit_because(
             Actor::Db,
             EventKind::Wrote { token, rows },

@@ -337,7 +337,7 @@ pub(crate) fn Verdict(props: &VerdictProps) -> Html {
 /// A one-line outcome of a whole run, in the learner's language.
 pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace) -> String {
     let summary = trace.summary();
-    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
     let rejected = summary.writes.len() - accepted;
     let mut parts = Vec::new();
     // Where a run cut short at the model's event limit stopped: nothing after it was run.
