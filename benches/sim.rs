@@ -9,7 +9,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use fencing_playground::catalogue;
-use fencing_playground::sim::{self, Scenario};
+use fencing_playground::catalogue::lesson::Scenario;
+use fencing_playground::sim;
 
 fn main() {
     println!("built-in scenarios (sim::run with frames), median of 201 runs:");

@@ -4,7 +4,7 @@
 //!
 //! Pure: it rewrites scenarios and never runs the model (the view and the tests do).
 
-use crate::sim::Scenario;
+use crate::catalogue::lesson::Scenario;
 use crate::sim::scenario::{
     AcquireHow, Guard, KeyStrategy, Persistence, Step, TokenSource, Topology, WriteHow,
 };

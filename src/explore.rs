@@ -618,16 +618,18 @@ fn simulate(template: &mut Setup, pause_ms: u64, work_ms: u64) -> Outcome {
     let accepted_by = |who: Option<usize>| {
         output.events.iter().filter(move |e| match (&e.kind, e.peer) {
             (EventKind::Wrote { rows, .. }, Some(Actor::Worker(w))) => {
-                *rows > 0 && Some(w.index()) == who
+                rows.matched() && Some(w.index()) == who
             }
             _ => false,
         })
     };
     let b_wrote = accepted_by(b).map(|e| e.at_ms).min();
     let stale_accepted = accepted_by(a).any(|e| b_wrote.is_some_and(|b| e.at_ms > b));
-    let rejected =
-        output.events.iter().filter(|e| matches!(e.kind, EventKind::Wrote { rows: 0, .. })).count()
-            as u64;
+    let rejected = output
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Wrote { rows: crate::sim::event::RowCount(0), .. }))
+        .count() as u64;
     // Two holders: two workers' belief spans overlap for a while (as the summary counts).
     let spans = &output.belief_spans;
     let two_holders = spans.iter().enumerate().any(|(i, &(x, x_from, x_to))| {

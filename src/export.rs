@@ -31,8 +31,8 @@ pub fn trace_json(trace: &Trace, id: &str) -> String {
                 worker: &w.worker,
                 token: w.token,
                 at_ms: w.at_ms,
-                accepted: w.rows > 0,
-                rows: w.rows,
+                accepted: w.rows.matched(),
+                rows: w.rows.0,
             })
             .collect(),
         charges: [Charges { order: setup.sql.order_id, count: summary.charges }],

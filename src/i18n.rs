@@ -6,7 +6,7 @@
 //! scenario and quiz files themselves, so the English source is never duplicated.
 //! Pure: the shell fetches packs and stores the choice.
 
-use crate::sim::order::{SortedMap, SortedSet};
+use crate::sim::sorted::{SortedMap, SortedSet};
 
 pub use crate::lang::Lang;
 

@@ -6,7 +6,8 @@
 
 use std::rc::Rc;
 
-use crate::sim::{self, EventKind, Scenario, Trace};
+use crate::catalogue::lesson::Scenario;
+use crate::sim::{self, EventKind, Trace};
 use crate::whatif::WhatIf;
 
 /// A value shared between the player and the views whose equality is identity, so
@@ -327,7 +328,7 @@ impl Player {
     /// Marks the prompts anchored at cursor position `stop` as passed.
     fn pass_prompt_at(&mut self, stop: usize) {
         for (i, p) in self.original.prompts.iter().enumerate() {
-            let here = crate::catalogue::narration::anchor_event(&self.trace, &p.at) == Some(stop);
+            let here = crate::catalogue::anchor::find(&self.trace, &p.at) == Some(stop);
             if here && !self.prompts_done.contains(&i) {
                 self.prompts_done.push(i);
             }
@@ -346,9 +347,9 @@ impl Player {
             .iter()
             .enumerate()
             .filter(|(i, p)| !self.prompts_done.contains(i) && self.prompt_applies(p))
-            .filter_map(|(_, p)| crate::catalogue::narration::anchor_event(&self.trace, &p.at))
+            .filter_map(|(_, p)| crate::catalogue::anchor::find(&self.trace, &p.at))
             .collect();
-        crate::sim::order::sort(&mut stops);
+        crate::sim::sorted::sort(&mut stops);
         stops
     }
 
@@ -359,8 +360,7 @@ impl Player {
         }
         self.original.prompts.iter().enumerate().find_map(|(i, p)| {
             let due = !self.prompts_done.contains(&i)
-                && crate::catalogue::narration::anchor_event(&self.trace, &p.at)
-                    == Some(self.cursor)
+                && crate::catalogue::anchor::find(&self.trace, &p.at) == Some(self.cursor)
                 && self.prompt_applies(p);
             due.then_some(i)
         })
@@ -368,7 +368,7 @@ impl Player {
 
     /// Whether a prompt still asks about this run: a what-if fork in which its facts no
     /// longer hold would make its answer key wrong, so it is not asked.
-    fn prompt_applies(&self, prompt: &crate::sim::scenario::Prompt) -> bool {
+    fn prompt_applies(&self, prompt: &crate::catalogue::lesson::Prompt) -> bool {
         prompt.facts.iter().all(|f| crate::catalogue::facts::holds(&self.trace, f))
     }
 

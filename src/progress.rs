@@ -5,7 +5,7 @@
 //! the bank no longer holds (renamed or removed) is dropped and the rest kept. Pure text
 //! in, text out; the shell does the storing.
 
-use crate::sim::order::SortedMap;
+use crate::sim::sorted::SortedMap;
 
 use serde_json::Value;
 

@@ -7,9 +7,9 @@
 
 pub mod session;
 
-use crate::catalogue::{self, facts, narration};
+pub use crate::catalogue::lesson::{Anchor, Fact};
+use crate::catalogue::{self, anchor, facts};
 use crate::sim;
-pub use crate::sim::scenario::{Anchor, Fact};
 use serde::Deserialize;
 
 /// The quiz bank compiled into the app.
@@ -135,7 +135,7 @@ pub fn verify(question: &Question) -> Result<(), String> {
     let scenario = catalogue::find(&question.show.scenario)
         .ok_or_else(|| format!("no built-in scenario {}", question.show.scenario))?;
     let trace = sim::run(&scenario.setup);
-    if narration::anchor_event(&trace, &question.show.at).is_none() {
+    if anchor::find(&trace, &question.show.at).is_none() {
         return Err(format!("its \"show me\" moment {:?} is not in the trace", question.show.at));
     }
     for fact in &question.facts {

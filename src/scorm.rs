@@ -7,7 +7,7 @@
 //! (the shell does, with the calls this returns) and never reads a clock (times are
 //! arguments).
 
-use crate::sim::order::SortedSet;
+use crate::sim::sorted::SortedSet;
 
 use crate::progress::Progress;
 use serde_json::Value;

@@ -15,13 +15,11 @@
 //! first added fault's length, of the run that fault makes (see `docs/search.md` for why
 //! this is complete for the model, and where it is not).
 
+use crate::catalogue::lesson::{Expected, Rule, RuleOutcome, RuleVary, Scenario};
 use crate::sim::event::{Actor, EventKind, Property};
 use crate::sim::id::{NodeId, WorkerId};
-use crate::sim::order::SortedMap;
-use crate::sim::scenario::{
-    CrashKind, Expected, Fault, Rule, RuleOutcome, RuleVary, Scenario, ScenarioId, Setup, Step,
-    Word, words,
-};
+use crate::sim::scenario::{CrashKind, Fault, ScenarioId, Setup, Step, Word, words};
+use crate::sim::sorted::SortedMap;
 use crate::sim::{self, Trace};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -841,7 +839,7 @@ pub fn counterexample_scenario(lesson: &Scenario, found: &Counterexample) -> Sce
         true => "The lesson's own schedule".to_owned(),
         false => format!("Changed: {}", changes.join("; ")),
     };
-    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
     let expect = Expected {
         badge: format!("{} broken", found.property.name()),
         violations: summary.violations.iter().map(|v| v.name.clone()).collect(),

@@ -65,7 +65,7 @@ pub fn plain(trace: &Trace) -> Vec<Plain> {
         // A stale write replaced someone's newer one: name that someone (the writer of the
         // first cause, the newer accepted write).
         if event.note.key == "sim.stale_token"
-            && let Some(newer) = event.causes.first().and_then(|&c| trace.events().get(c as usize))
+            && let Some(newer) = event.causes.first().and_then(|&c| trace.events().get(c.index()))
             && let Some(worker @ Actor::Worker(_)) = newer.peer
         {
             args.push(("newer", trace.actor_name(worker).to_owned()));
@@ -134,7 +134,7 @@ mod tests {
                 hazards += 1;
                 let summary = trace.summary();
                 let mut tokens: Vec<_> =
-                    summary.writes.iter().filter(|w| w.rows > 0).map(|w| w.token).collect();
+                    summary.writes.iter().filter(|w| w.rows.matched()).map(|w| w.token).collect();
                 let n = tokens.len();
                 tokens.dedup();
                 assert_eq!(tokens.len(), n, "{}: two accepted writes with one token", scenario.id);

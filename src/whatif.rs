@@ -4,7 +4,7 @@
 //! guard, idempotency key, persistence, replication lag, WAIT) and how knobs travel in a
 //! URL. Pure data; it never runs the model.
 
-use crate::sim::Scenario;
+use crate::catalogue::lesson::Scenario;
 use crate::sim::scenario::{
     AcquireHow, Fault, Guard, KeyStrategy, OnShort, Persistence, RenewHow, Step, Word,
 };

@@ -243,7 +243,7 @@ mod cli {
                 for scenario in &lessons {
                     let bytes = catalogue::codec::lesson_bytes(scenario);
                     // What the page will read must be what the file says.
-                    if catalogue::codec::read_lesson(&bytes)
+                    if catalogue::load::read_lesson(&bytes)
                         != Ok(catalogue::codec::page_lesson(scenario))
                     {
                         return Err(format!(
@@ -680,7 +680,7 @@ mod cli {
         format!("a line of standard input is longer than {} bytes", Input::LINE_MAX)
     }
 
-    fn read_scenario(path: &str) -> Result<sim::Scenario, String> {
+    fn read_scenario(path: &str) -> Result<catalogue::lesson::Scenario, String> {
         // Read at most one byte past the limit: a size from the file's metadata can lie
         // (`/dev/zero` says 0 and never ends).
         let file = std::fs::File::open(path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -701,12 +701,12 @@ mod cli {
 
     /// Every broken fact and every undeclared claim of `scenario`'s lesson, of which
     /// `trace` is a run.
-    fn lesson_problems(trace: &sim::Trace, scenario: &sim::Scenario) -> Vec<String> {
+    fn lesson_problems(trace: &sim::Trace, scenario: &catalogue::lesson::Scenario) -> Vec<String> {
         let mut problems: Vec<String> = catalogue::facts::broken(trace, scenario)
             .into_iter()
             .map(|(place, why)| format!("BROKEN      {place}: {why}"))
             .collect();
-        let mut scan = |place: String, text: &str, facts: &[sim::scenario::Fact]| {
+        let mut scan = |place: String, text: &str, facts: &[catalogue::lesson::Fact]| {
             for why in catalogue::facts::undeclared(text, facts, trace) {
                 problems.push(format!("UNDECLARED  {place}: {why}\n            \"{text}\""));
             }
@@ -724,8 +724,8 @@ mod cli {
     }
 
     /// The lesson's facts as JSON, with suggestions where a paragraph declares none.
-    fn print_suggestions(trace: &sim::Trace, scenario: &sim::Scenario) {
-        let or_suggest = |facts: &[sim::scenario::Fact], at: &sim::scenario::Anchor| {
+    fn print_suggestions(trace: &sim::Trace, scenario: &catalogue::lesson::Scenario) {
+        let or_suggest = |facts: &[catalogue::lesson::Fact], at: &catalogue::lesson::Anchor| {
             let facts = match facts.is_empty() {
                 true => catalogue::facts::suggest(trace, at),
                 false => facts.to_vec(),

@@ -5,7 +5,7 @@
 //!
 //! Owns only the list of files; parsing errors in a built-in are caught by a native test.
 
-use crate::sim::Scenario;
+use crate::catalogue::lesson::Scenario;
 
 // `FILES`: each built-in's id and JSON text, in the order of curriculum.txt (build.rs).
 include!(concat!(env!("OUT_DIR"), "/builtin_files.rs"));

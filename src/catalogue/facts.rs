@@ -4,8 +4,8 @@
 //!
 //! Pure: it reads a trace and never runs the model (callers run `sim::run`).
 
-use crate::catalogue::narration::anchor_event;
-use crate::sim::scenario::{Anchor, Fact, KeyIs, Scenario};
+use crate::catalogue::anchor;
+use crate::catalogue::lesson::{Anchor, Fact, KeyIs, Scenario};
 use crate::sim::state::{State, lock_value_owner};
 use crate::sim::{EventKind, Trace};
 
@@ -87,13 +87,13 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
             })
         }
         Fact::Event { at, reply } => {
-            let index = anchor_event(trace, at).ok_or_else(|| missing("no such event"))?;
+            let index = anchor::find(trace, at).ok_or_else(|| missing("no such event"))?;
             let event = &trace.events()[index];
             expect(reply.as_ref().is_none_or(|r| &event.reply == r), &|| {
                 format!("the reply was “{}”", event.reply)
             })
         }
-        Fact::NoEvent { at } => match anchor_event(trace, at) {
+        Fact::NoEvent { at } => match anchor::find(trace, at) {
             None => Ok(()),
             Some(index) => Err(W::say(|| format!("event #{index} matches"))),
         },
@@ -133,8 +133,8 @@ fn evaluate<W: Why>(trace: &Trace, fact: &Fact) -> Result<(), W> {
         }
         Fact::Before { first, then } => {
             let a =
-                anchor_event(trace, first).ok_or_else(|| missing("no event matches `first`"))?;
-            let b = anchor_event(trace, then).ok_or_else(|| missing("no event matches `then`"))?;
+                anchor::find(trace, first).ok_or_else(|| missing("no event matches `first`"))?;
+            let b = anchor::find(trace, then).ok_or_else(|| missing("no event matches `then`"))?;
             expect(a < b, &|| format!("#{a} is not before #{b}"))
         }
         Fact::Belief { after, worker, holds } => {
@@ -209,7 +209,7 @@ pub fn undeclared(text: &str, facts: &[Fact], trace: &Trace) -> Vec<String> {
         let unit = unit || (in_command && prev != "UPDATE");
         if prev == "UPDATE" {
             let rows_declared = facts.iter().any(|f| match f {
-                Fact::Write { rows, .. } => i64::from(*rows) == n,
+                Fact::Write { rows, .. } => i64::from(rows.0) == n,
                 Fact::Event { reply: Some(r), .. } => r == &format!("UPDATE {n}"),
                 _ => false,
             });
@@ -305,7 +305,7 @@ fn names(what: &str, found: &[crate::sim::trace::Finding]) -> String {
 
 /// The state right after the anchored event, with the time it happened.
 fn state_after<'t>(trace: &'t Trace, anchor: &Anchor) -> Result<(&'t State, u64), &'static str> {
-    let index = anchor_event(trace, anchor).ok_or("no such event")?;
+    let index = anchor::find(trace, anchor).ok_or("no such event")?;
     Ok((trace.state_at(index + 1), trace.events()[index].at_ms))
 }
 
@@ -313,7 +313,7 @@ fn state_after<'t>(trace: &'t Trace, anchor: &Anchor) -> Result<(&'t State, u64)
 /// event itself shows (its grant, write, reply, finding or the key it expired). A starting
 /// point, not a proof: the paragraph's other claims still need their own facts.
 pub fn suggest(trace: &Trace, anchor: &Anchor) -> Vec<Fact> {
-    let Some(index) = anchor_event(trace, anchor) else { return Vec::new() };
+    let Some(index) = anchor::find(trace, anchor) else { return Vec::new() };
     let event = &trace.events()[index];
     let nth_of = |worker: &str, is: &dyn Fn(&EventKind) -> bool| {
         trace.events()[..=index]
@@ -387,7 +387,7 @@ pub fn suggest_claims(trace: &Trace) -> Vec<Fact> {
         });
     }
     let mut properties: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
-    crate::sim::order::sort(&mut properties);
+    crate::sim::sorted::sort(&mut properties);
     properties.dedup();
     match properties.is_empty() {
         true => facts.push(Fact::NoViolations),

@@ -3,10 +3,10 @@
 //! Owns every rule a file must satisfy beyond its shape (names that exist, limits that keep
 //! a run small). It never panics on any input, and it does not run the model.
 
-use std::fmt;
-
+use crate::catalogue::codec::{self, LoadError};
+use crate::catalogue::lesson::Scenario;
+use crate::sim::Setup;
 use crate::sim::scenario::{AcquireHow, Fault, ReleaseHow, RenewHow, Step, TokenSource, Topology};
-use crate::sim::{Scenario, Setup};
 
 /// The newest file format this build reads.
 pub const FORMAT: u32 = 1;
@@ -19,29 +19,19 @@ pub const STEPS_MAX: usize = 200;
 pub const FAULTS_MAX: usize = 100;
 pub const UNTIL_MS_MAX: u64 = 24 * 3_600_000;
 
-/// Why a file was refused, with where (a JSON path and, for syntax and type errors, the
-/// line and column) and what was expected.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct LoadError {
-    /// `$.workers[1].program[0].ttl_ms`, or `$` for the whole file.
-    pub path: String,
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line > 0 {
-            write!(
-                f,
-                "{} (line {}, column {}): {}",
-                self.path, self.line, self.column, self.message
-            )
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
-    }
+/// Reads a baked lesson (`codec::lesson_bytes`) and checks it as a file is checked.
+pub fn read_lesson(bytes: &[u8]) -> Result<Scenario, LoadError> {
+    let scenario = codec::decode_lesson(bytes)?;
+    // The same rules as a file's, unworded: a baked lesson that breaks one was damaged on
+    // its way here, and the loader's wording of each rule would cost the first page its
+    // download.
+    check(&scenario).map_err(|_| LoadError {
+        path: "$".to_owned(),
+        line: 0,
+        column: 0,
+        message: "the lesson breaks a rule of the format; reload the page".to_owned(),
+    })?;
+    Ok(scenario)
 }
 
 /// Parses and checks one scenario file.
@@ -60,9 +50,9 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, LoadError> {
         #[allow(dead_code)] // read for its check only
         format: Option<Version>,
     }
-    let read = crate::catalogue::codec::read_scenario(text);
+    let read = codec::read_scenario(text);
     if !matches!(&read, Ok(s) if (1..=FORMAT).contains(&s.format))
-        && let Err(error) = crate::catalogue::codec::from_json::<Head>(text, "$")
+        && let Err(error) = codec::from_json::<Head>(text, "$")
         && error.path == "$.format"
     {
         return Err(error);

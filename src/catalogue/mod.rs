@@ -2,12 +2,14 @@
 //!
 //! Owns the list and its chapters; it must not simulate (callers run `sim::run`).
 
-use crate::sim::Scenario;
+use crate::catalogue::lesson::Scenario;
 use crate::sim::scenario::ScenarioId;
 
+pub mod anchor;
 pub mod builtin;
 pub mod codec;
 pub mod facts;
+pub mod lesson;
 pub mod load;
 pub mod narration;
 

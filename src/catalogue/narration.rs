@@ -1,30 +1,12 @@
 //! Narration: pins each paragraph of a scenario's story to an event of its trace.
 //!
-//! Owns anchor matching (`nth` event of a kind, by an actor, or the first event at a time).
-//! Pure: it reads a trace and never runs the model.
+//! Owns the story's order and where a what-if run departs from it (a paragraph whose facts
+//! no longer hold, `catalogue::facts`); anchors are matched by `catalogue::anchor`. Pure:
+//! it reads a trace and never runs the model.
 
-use crate::sim::Scenario;
+use crate::catalogue::anchor;
+use crate::catalogue::lesson::Scenario;
 use crate::sim::Trace;
-use crate::sim::scenario::Anchor;
-
-/// The event an anchor names, if the trace has it.
-pub fn anchor_event(trace: &Trace, anchor: &Anchor) -> Option<usize> {
-    if let Some(at_ms) = anchor.at_ms {
-        return trace.events().iter().position(|event| event.at_ms >= at_ms);
-    }
-    let tag = anchor.event.as_deref()?;
-    let nth = usize::try_from(anchor.nth.unwrap_or(1).max(1)).unwrap_or(usize::MAX);
-    trace
-        .events()
-        .iter()
-        .enumerate()
-        .filter(|(_, event)| event.kind.tag() == tag)
-        .filter(|(_, event)| {
-            anchor.actor.as_deref().is_none_or(|a| trace.actor_name(event.actor) == a)
-        })
-        .nth(nth - 1)
-        .map(|(index, _)| index)
-}
 
 /// Each narration paragraph's event index, in event order; `None` for anchors that do not
 /// resolve (a native test keeps the built-ins free of those).
@@ -33,9 +15,9 @@ pub fn resolve(trace: &Trace, lesson: &Scenario) -> Vec<(usize, Option<usize>)> 
         .narration
         .iter()
         .enumerate()
-        .map(|(i, narration)| (i, anchor_event(trace, &narration.at)))
+        .map(|(i, narration)| (i, anchor::find(trace, &narration.at)))
         .collect();
-    crate::sim::order::sort_by_key(&mut resolved, |&(i, event)| (event.unwrap_or(usize::MAX), i));
+    crate::sim::sorted::sort_by_key(&mut resolved, |&(i, event)| (event.unwrap_or(usize::MAX), i));
     resolved
 }
 

@@ -105,8 +105,8 @@ fn a_fork_keeps_the_time_and_reset_restores_the_original() {
 #[test]
 fn play_stops_before_a_prediction_prompt_until_it_is_answered() {
     let mut scenario = catalogue::find("gc-pause-fenced").unwrap();
-    scenario.prompts = vec![crate::sim::scenario::Prompt {
-        at: crate::sim::scenario::Anchor {
+    scenario.prompts = vec![crate::catalogue::lesson::Prompt {
+        at: crate::catalogue::lesson::Anchor {
             event: Some("write-rejected".into()),
             ..Default::default()
         },
@@ -140,7 +140,7 @@ fn no_way_forward_passes_an_unanswered_prompt() {
     // gc-pause-unfenced asks before A's late write (the second accepted one).
     let p = player("gc-pause-unfenced");
     let stop = p.trace.events().iter().filter(|e| e.kind.tag() == "write-accepted").nth(1).unwrap();
-    let stop = stop.id as usize;
+    let stop = stop.id.index();
     let at_stop = |p: &Player, how: &str| {
         assert_eq!((p.cursor, p.prompt_due(), p.playing), (stop, Some(0), false), "{how}");
     };

@@ -3,8 +3,9 @@
 //! still has the last word on every value.
 
 use crate::catalogue::codec;
-use crate::catalogue::load::{self, LoadError};
-use crate::sim::Scenario;
+use crate::catalogue::codec::LoadError;
+use crate::catalogue::lesson::Scenario;
+use crate::catalogue::load;
 use crate::sim::scenario::Word;
 use serde_json::{Map, Value};
 

@@ -3,11 +3,13 @@
 //! the program does not have; and "did you mean" for a member name the loader refused.
 //! Pure: it reads the scenario and its trace.
 
-use crate::catalogue::load::LoadError;
-use crate::catalogue::narration::anchor_event;
+use crate::catalogue::anchor;
+use crate::catalogue::codec::LoadError;
+use crate::catalogue::lesson::Anchor;
+use crate::catalogue::lesson::Scenario;
+use crate::sim::Trace;
 use crate::sim::event::TAGS;
-use crate::sim::scenario::{Anchor, Fault};
-use crate::sim::{Scenario, Trace};
+use crate::sim::scenario::Fault;
 use serde_json::Value;
 
 /// One warning, with the path of what it is about.
@@ -110,7 +112,7 @@ pub fn place(s: &Scenario, path: &str) -> String {
 
 /// Why an anchor finds no event in this run, with a "did you mean" where one fits.
 pub fn anchor_problem(s: &Scenario, trace: &Trace, anchor: &Anchor) -> Option<String> {
-    if anchor_event(trace, anchor).is_some() {
+    if anchor::find(trace, anchor).is_some() {
         return None;
     }
     if let Some(at_ms) = anchor.at_ms {

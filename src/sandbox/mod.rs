@@ -19,11 +19,12 @@ pub use fields::{
 };
 
 use crate::catalogue::codec;
-use crate::catalogue::load::{self, LoadError};
-use crate::sim::scenario::{
-    Anchor, Expected, Fact, KeyIs, Narration, Prompt, ScenarioId, WorkerSetup,
-};
-use crate::sim::{Scenario, WorkerId};
+use crate::catalogue::codec::LoadError;
+use crate::catalogue::lesson::Scenario;
+use crate::catalogue::lesson::{Anchor, Expected, Fact, KeyIs, Narration, Prompt};
+use crate::catalogue::load;
+use crate::sim::WorkerId;
+use crate::sim::scenario::{ScenarioId, WorkerSetup};
 
 /// The editor: text, the scenario it last parsed to, why the last change was refused, and
 /// the way back.

@@ -3,8 +3,9 @@
 //! actually had, and which sentences no longer hold. Pure: it reads a finished trace.
 
 use crate::catalogue::facts;
-use crate::sim::scenario::{Anchor, Expected, Fact, KeyIs};
-use crate::sim::{Scenario, Trace};
+use crate::catalogue::lesson::Scenario;
+use crate::catalogue::lesson::{Anchor, Expected, Fact, KeyIs};
+use crate::sim::Trace;
 
 /// Every story text of a scenario an author might have copied from a template.
 pub fn texts(s: &Scenario) -> Vec<String> {
@@ -47,7 +48,7 @@ pub fn facts_for(trace: &Trace, anchor: &Anchor) -> Vec<Fact> {
 /// can change).
 pub fn expected_from(trace: &Trace) -> Expected {
     let summary = trace.summary();
-    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
     let rejected = summary.writes.len() - accepted;
     let violations: Vec<String> = summary.violations.iter().map(|f| f.name.clone()).collect();
     let badge = match (violations.is_empty(), rejected > 0) {

@@ -153,7 +153,7 @@ fn a_template_is_copied_with_a_new_id_and_its_story_flagged_until_edited() {
     assert_eq!(imported.scenario.id, "gc-pause-fenced");
 }
 
-fn codec_text(s: &sim::Scenario) -> String {
+fn codec_text(s: &catalogue::lesson::Scenario) -> String {
     crate::catalogue::codec::write_scenario(s).pretty()
 }
 
@@ -278,8 +278,8 @@ fn check_lint(actions: Vec<Action>, expect: &[(&str, &str)]) {
     }
 }
 
-fn anchor(event: &str, actor: Option<&str>) -> crate::sim::scenario::Anchor {
-    crate::sim::scenario::Anchor {
+fn anchor(event: &str, actor: Option<&str>) -> crate::catalogue::lesson::Anchor {
+    crate::catalogue::lesson::Anchor {
         event: Some(event.to_owned()),
         actor: actor.map(str::to_owned),
         ..Default::default()
@@ -332,7 +332,7 @@ fn a_misspelt_member_is_named_with_what_was_meant() {
     assert!(message.contains("did you mean `ttl_ms`?"), "{message}");
     assert_eq!(did_you_mean("zzz", ["granted"]), None);
     let untouched = explain(
-        crate::catalogue::load::LoadError {
+        crate::catalogue::codec::LoadError {
             path: "$".into(),
             line: 1,
             column: 1,

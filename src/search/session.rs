@@ -4,7 +4,7 @@
 
 use super::wire::{Ending, Request, Standing};
 use super::{Addition, LEVEL_LIMIT, Space, Vary};
-use crate::sim::Scenario;
+use crate::catalogue::lesson::Scenario;
 use crate::sim::event::Property;
 
 /// Every fault the search knows, in the order the form lists them.

@@ -13,8 +13,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Addition, Evaluated, Phrase, Search, Space, Vary};
+use crate::catalogue::lesson::Scenario;
 use crate::sim::event::{EventKind, Property};
-use crate::sim::{self, Scenario, scenario::Word};
+use crate::sim::{self, scenario::Word};
 
 /// What one search asks: the space and the properties, as the request's first line
 /// (`vary=times faults=2 limit=100000 add=pause,crash check=no-stale-holder`).

@@ -5,8 +5,8 @@
 //! compared with the truth the checker sees: the order in which the lock was actually
 //! granted (`lease seq`), which the workers themselves cannot see.
 
-use crate::sim::id::WorkerId;
-use crate::sim::order::SortedMap;
+use crate::sim::id::{EventId, LeaseNo, WorkerId};
+use crate::sim::sorted::SortedMap;
 
 use crate::sim::event::{Note, Property, WarningKind};
 use crate::sim::scenario::TokenSource;
@@ -22,8 +22,8 @@ pub enum TxnEnd {
 /// A finding to be recorded as an event right after the step that caused it.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Finding {
-    Violation { property: Property, explanation: String, note: Note, causes: Vec<u32> },
-    Warning { kind: WarningKind, explanation: String, note: Note, causes: Vec<u32> },
+    Violation { property: Property, explanation: String, note: Note, causes: Vec<EventId> },
+    Warning { kind: WarningKind, explanation: String, note: Note, causes: Vec<EventId> },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -35,18 +35,18 @@ pub struct Checker {
     /// Every lease by seq (seqs are small and dense): worker, token, grant event, time.
     leases: Vec<Option<LeaseRecord>>,
     /// Token -> the first lease that carried it.
-    token_owner: TokenIndex<u32>,
+    token_owner: TokenIndex<LeaseNo>,
     highest_token: Option<i64>,
     /// Accepted writes: the highest token and the newest lease accepted so far.
-    accepted_max_token: Option<(i64, u32)>,
-    accepted_newest_lease: Option<(u32, u32)>,
+    accepted_max_token: Option<(i64, EventId)>,
+    accepted_newest_lease: Option<(LeaseNo, EventId)>,
     /// Token -> (worker, event) of the first accepted write with it.
-    writer_of_token: TokenIndex<(WorkerId, u32)>,
-    paid_by: Option<(WorkerId, u32)>,
+    writer_of_token: TokenIndex<(WorkerId, EventId)>,
+    paid_by: Option<(WorkerId, EventId)>,
     /// What the accepted writes had established before each open transaction's first
     /// write: a rollback undoes that transaction's writes, so it restores this.
     before_txn: Vec<(WorkerId, Accepted)>,
-    charges: Vec<(WorkerId, u32)>,
+    charges: Vec<(WorkerId, EventId)>,
     warned_reset: bool,
     warned_hung: Vec<WorkerId>,
 }
@@ -54,17 +54,17 @@ pub struct Checker {
 /// The part of the checker that accepted writes change.
 #[derive(Clone, Debug)]
 struct Accepted {
-    max_token: Option<(i64, u32)>,
-    newest_lease: Option<(u32, u32)>,
-    writer_of_token: TokenIndex<(WorkerId, u32)>,
-    paid_by: Option<(WorkerId, u32)>,
+    max_token: Option<(i64, EventId)>,
+    newest_lease: Option<(LeaseNo, EventId)>,
+    writer_of_token: TokenIndex<(WorkerId, EventId)>,
+    paid_by: Option<(WorkerId, EventId)>,
 }
 
 #[derive(Clone, Debug)]
 struct LeaseRecord {
     worker: WorkerId,
     token: Option<i64>,
-    event: u32,
+    event: EventId,
     at_ms: u64,
     /// If this lease's token was drawn after the counter went backwards: the high-water
     /// mark before the reset (for the all-writes-rejected warning).
@@ -108,17 +108,17 @@ impl<V> TokenIndex<V> {
 pub struct ObjectPutFact {
     pub worker: WorkerId,
     /// The lease the writer held, and the one the replaced object's writer held.
-    pub lease: Option<u32>,
-    pub replaced: Option<u32>,
+    pub lease: Option<LeaseNo>,
+    pub replaced: Option<LeaseNo>,
     pub token: Option<i64>,
-    pub event: u32,
+    pub event: EventId,
 }
 
 /// What the world tells the checker about an accepted or rejected write.
 pub struct WriteFact<'a> {
     pub worker: WorkerId,
     pub worker_name: &'a str,
-    pub lease: Option<u32>,
+    pub lease: Option<LeaseNo>,
     pub token: Option<i64>,
     pub accepted: bool,
     /// Whether the row's status was `paid` before this write.
@@ -127,7 +127,7 @@ pub struct WriteFact<'a> {
     /// Whether an accepted write changed the row at all (setting a value it already
     /// holds changes nothing, so it cannot be a stale write's damage).
     pub changed: bool,
-    pub event: u32,
+    pub event: EventId,
     pub at_ms: u64,
     pub last_fence: i64,
 }
@@ -137,8 +137,8 @@ impl Checker {
         Checker { source, ..Checker::default() }
     }
 
-    fn lease(&self, seq: u32) -> Option<&LeaseRecord> {
-        self.leases.get(seq as usize).and_then(Option::as_ref)
+    fn lease(&self, seq: LeaseNo) -> Option<&LeaseRecord> {
+        self.leases.get(seq.index()).and_then(Option::as_ref)
     }
 
     /// A write accepted from a lease that had already passed to another worker, none of
@@ -162,8 +162,8 @@ impl Checker {
 
     /// The first lease granted after `seq` to a worker other than `writer`, if any: the
     /// holder that `seq`'s lease passed to.
-    fn newer_holder(&self, seq: u32, writer: WorkerId) -> Option<&LeaseRecord> {
-        let later = self.leases.get(seq as usize + 1..).unwrap_or_default();
+    fn newer_holder(&self, seq: LeaseNo, writer: WorkerId) -> Option<&LeaseRecord> {
+        let later = self.leases.get(seq.index() + 1..).unwrap_or_default();
         later.iter().flatten().find(|record| record.worker != writer)
     }
 
@@ -175,9 +175,9 @@ impl Checker {
     }
 
     /// A lease was granted (its token may come later, see [`Checker::on_token`]).
-    pub fn on_grant(&mut self, seq: u32, worker: WorkerId, event: u32, at_ms: u64) {
+    pub fn on_grant(&mut self, seq: LeaseNo, worker: WorkerId, event: EventId, at_ms: u64) {
         let record = LeaseRecord { worker, token: None, event, at_ms, highest_before: None };
-        let index = seq as usize;
+        let index = seq.index();
         if self.leases.len() <= index {
             self.leases.resize(index + 1, None);
         }
@@ -187,7 +187,7 @@ impl Checker {
     /// The lease `seq` got token `token` (in the grant's step or a later one).
     pub fn on_token(
         &mut self,
-        seq: u32,
+        seq: LeaseNo,
         token: i64,
         reset: Option<i64>,
         names: &[String],
@@ -219,7 +219,7 @@ impl Checker {
         // Token order must agree with grant order, for every pair of leases. Leases usually
         // get their tokens in grant order, so only the leases on the "wrong side" are
         // scanned: later ones (rare), and earlier ones only if some token exceeds this one.
-        let split = (seq as usize).min(self.leases.len());
+        let split = (seq.index()).min(self.leases.len());
         let later = self.leases.get(split + 1..).unwrap_or_default().iter().flatten();
         let earlier_needed = self.highest_token.is_some_and(|h| h > token);
         let earlier = self.leases[..split].iter().rev().take_while(|_| earlier_needed).flatten();
@@ -248,7 +248,7 @@ impl Checker {
             );
             findings.push(violation(Property::TokenOrder, note, vec![first.event, second.event]));
         }
-        if let Some(Some(entry)) = self.leases.get_mut(seq as usize) {
+        if let Some(Some(entry)) = self.leases.get_mut(seq.index()) {
             entry.token = Some(token);
             entry.highest_before = reset;
         }
@@ -263,7 +263,7 @@ impl Checker {
         actor: &str,
         owner: &str,
         how: &'static str,
-        event: u32,
+        event: EventId,
     ) -> Vec<Finding> {
         let note = Note::new(how, vec![("actor", actor.to_owned()), ("owner", owner.to_owned())]);
         vec![violation(Property::OwnerOnly, note, vec![event])]
@@ -415,7 +415,12 @@ impl Checker {
     }
 
     /// A real (not replayed) charge was made.
-    pub fn on_charge(&mut self, worker: WorkerId, event: u32, names: &[String]) -> Vec<Finding> {
+    pub fn on_charge(
+        &mut self,
+        worker: WorkerId,
+        event: EventId,
+        names: &[String],
+    ) -> Vec<Finding> {
         let who = |w: WorkerId| names.get(w.index()).map_or("?", String::as_str).to_owned();
         let mut findings = Vec::new();
         if let Some(&(first, first_event)) = self.charges.first() {
@@ -440,7 +445,7 @@ impl Checker {
         name: &str,
         hung_for_ms: u64,
         ttl_ms: u64,
-        event: u32,
+        event: EventId,
     ) -> Vec<Finding> {
         if hung_for_ms < ttl_ms || self.warned_hung.contains(&worker) {
             return Vec::new();
@@ -452,11 +457,11 @@ impl Checker {
     }
 }
 
-fn violation(property: Property, note: Note, causes: Vec<u32>) -> Finding {
+fn violation(property: Property, note: Note, causes: Vec<EventId>) -> Finding {
     Finding::Violation { property, explanation: note.english(), note, causes }
 }
 
-fn warning(kind: WarningKind, note: Note, causes: Vec<u32>) -> Finding {
+fn warning(kind: WarningKind, note: Note, causes: Vec<EventId>) -> Finding {
     Finding::Warning { kind, explanation: note.english(), note, causes }
 }
 

@@ -4,7 +4,26 @@
 //! carries what a learner needs to read it without the world: the command as typed, the
 //! reply, and the events it depends on. It must not carry behaviour.
 
-use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::id::{EventId, NodeId, WorkerId};
+
+/// How many rows a statement matched: the fenced UPDATE matches the order's one row or
+/// none, and a lesson's facts and the summaries count it, never anything else.
+#[derive(Clone, Copy, Debug, Default, Eq, Hash, Ord, PartialEq, PartialOrd)]
+pub struct RowCount(pub u32);
+
+impl RowCount {
+    /// Whether the statement matched any row (a write accepted rather than turned away).
+    pub fn matched(self) -> bool {
+        self.0 > 0
+    }
+}
+
+// The bare number, as psql's `UPDATE 1` and the lessons' sentences write it.
+impl std::fmt::Display for RowCount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
 
 /// Who did something: one swimlane each.
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -129,7 +148,7 @@ pub enum EventKind {
     /// The order row update (`rows` is 0 or 1).
     Wrote {
         token: Option<i64>,
-        rows: u32,
+        rows: RowCount,
     },
     /// The update waits for another transaction's row lock.
     WriteBlocked {
@@ -270,7 +289,7 @@ event_tags! {
     EventKind::Renewed { .. } => "renewed",
     EventKind::Released { .. } => "released",
     EventKind::Read { .. } => "read",
-    EventKind::Wrote { rows: 0, .. } => "write-rejected",
+    EventKind::Wrote { rows: RowCount(0), .. } => "write-rejected",
     EventKind::Wrote { .. } => "write-accepted",
     EventKind::WriteBlocked { .. } => "write-blocked",
     EventKind::Reread { .. } => "reread",
@@ -474,7 +493,7 @@ pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Event {
     /// Its index in the trace.
-    pub id: u32,
+    pub id: EventId,
     pub at_ms: u64,
     pub actor: Actor,
     pub kind: EventKind,
@@ -485,7 +504,7 @@ pub struct Event {
     /// Why it turned out this way, for rejections (empty otherwise).
     pub why: String,
     /// Earlier events this one depends on (the grant a write used, the write that fenced it).
-    pub causes: Vec<u32>,
+    pub causes: Vec<EventId>,
     /// The other end of a request: the node a worker's command went to, or the worker a
     /// service answered. `None` for facts (expiries, pauses, checker findings).
     pub peer: Option<Actor>,

@@ -3,19 +3,20 @@
 //! Contract: [`run`] is a pure function of a scenario's [`Setup`] (seed included) and
 //! returns an immutable [`Trace`]; the same input gives the same trace byte for byte on
 //! every platform. The model never sees a lesson's text: narration, prompts and promised
-//! outcomes stay with the [`Scenario`] in the catalogue. Nothing in this module reads a clock, the OS, the network or the browser, and
-//! it never imports yew, web-sys, js-sys, gloo, wasm-bindgen or `std::time` (a native test
-//! in `tests/sim/tidy.rs` enforces this). No floats or hash-ordered maps affect a trace.
+//! outcomes stay with the `Scenario` in `catalogue::lesson`, which this module cannot name
+//! (the crate's layers). Nothing in this module reads a clock, the OS, the network or the
+//! browser, and it never imports yew, web-sys, js-sys, gloo, wasm-bindgen or `std::time` (a
+//! native test in `tests/sim/tidy.rs` enforces this). No floats or hash-ordered maps affect a trace.
 
 pub mod check;
 pub mod event;
 pub mod id;
-pub mod order;
 pub mod prng;
 pub mod redis;
 pub mod render;
 pub mod scenario;
 pub mod script;
+pub mod sorted;
 pub mod sql;
 pub mod state;
 pub mod token;
@@ -23,8 +24,8 @@ pub mod trace;
 pub mod world;
 
 pub use event::{Actor, Event, EventKind, Property, WarningKind};
-pub use id::{NodeId, WorkerId};
-pub use scenario::{Scenario, Setup};
+pub use id::{EventId, LeaseNo, NodeId, WorkerId};
+pub use scenario::Setup;
 pub use trace::{Summary, Trace};
 
 /// Runs a setup and keeps a state frame per event (what the player scrubs through).

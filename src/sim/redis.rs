@@ -8,7 +8,7 @@
 
 pub mod slot;
 
-use crate::sim::order::SortedMap;
+use crate::sim::sorted::SortedMap;
 use std::fmt::Write as _;
 
 /// A reply as RESP2 carries it.

@@ -4,7 +4,7 @@
 //! the rules that change it live in `world`. Everything here is `Clone` so that the trace
 //! can keep one frame per event.
 
-use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::id::{EventId, LeaseNo, NodeId, WorkerId};
 use crate::sim::redis::Keyspace;
 use crate::sim::scenario::{Guard, RenewHow, StatusCheck};
 
@@ -78,7 +78,7 @@ pub struct StoredObject {
     pub written_by: WorkerId,
     pub token: Option<i64>,
     /// The lease its writer held (the checker's order of holders).
-    pub lease: Option<u32>,
+    pub lease: Option<LeaseNo>,
     /// The token the writer stored in the object's metadata (`x-amz-meta-fence`), if any.
     pub meta_fence: Option<i64>,
 }
@@ -142,14 +142,14 @@ pub enum Phase {
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Lease {
     /// Global order of grants (1, 2, ...): the truth the checker compares tokens with.
-    pub seq: u32,
+    pub seq: LeaseNo,
     /// The lock's value for this acquisition (see [`lock_value`]): what release and renew
     /// compare, so that no other acquisition, even the same worker's, can touch it.
     pub value: std::rc::Rc<str>,
     pub token: Option<i64>,
     pub ttl_ms: u64,
     /// The event that granted it.
-    pub granted_by: u32,
+    pub granted_by: EventId,
 }
 
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]

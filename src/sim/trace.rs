@@ -4,10 +4,10 @@
 //! Owns cursor arithmetic (`cursor` = number of events applied, `0..=len`) and the
 //! derived views; it never re-simulates and is never edited after it is built.
 
-use crate::sim::id::WorkerId;
-use crate::sim::order::SortedMap;
+use crate::sim::id::{EventId, WorkerId};
+use crate::sim::sorted::SortedMap;
 
-use crate::sim::event::{Actor, Event, EventKind};
+use crate::sim::event::{Actor, Event, EventKind, RowCount};
 use crate::sim::scenario::Setup;
 use crate::sim::state::State;
 use crate::sim::world::Output;
@@ -17,7 +17,7 @@ pub struct Trace {
     setup: Setup,
     events: Vec<Event>,
     frames: Vec<State>,
-    lanes: SortedMap<Actor, Vec<u32>>,
+    lanes: SortedMap<Actor, Vec<EventId>>,
     belief_spans: Vec<(WorkerId, u64, u64)>,
     truncated: bool,
 }
@@ -46,7 +46,7 @@ pub struct Write {
     pub worker: String,
     pub token: Option<i64>,
     pub at_ms: u64,
-    pub rows: u32,
+    pub rows: RowCount,
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -66,7 +66,7 @@ pub struct Overlap {
 
 impl Trace {
     pub fn new(setup: Setup, output: Output) -> Trace {
-        let mut lanes: SortedMap<Actor, Vec<u32>> = SortedMap::new();
+        let mut lanes: SortedMap<Actor, Vec<EventId>> = SortedMap::new();
         for event in &output.events {
             lanes.get_or_insert_with(event.actor, Vec::new).push(event.id);
         }
@@ -126,7 +126,7 @@ impl Trace {
     }
 
     /// Event ids of one actor, in order.
-    pub fn lane(&self, actor: Actor) -> &[u32] {
+    pub fn lane(&self, actor: Actor) -> &[EventId] {
         self.lanes.get(&actor).map_or(&[], Vec::as_slice)
     }
 
@@ -223,12 +223,12 @@ impl Trace {
                 let (from_ms, to_ms) = (a_from.max(b_from), a_to.min(b_to));
                 if a != b && from_ms < to_ms {
                     let mut workers = vec![name(a), name(b)];
-                    crate::sim::order::sort(&mut workers);
+                    crate::sim::sorted::sort(&mut workers);
                     summary.overlaps.push(Overlap { workers, from_ms, to_ms });
                 }
             }
         }
-        crate::sim::order::sort_by(&mut summary.overlaps, |x, y| {
+        crate::sim::sorted::sort_by(&mut summary.overlaps, |x, y| {
             (x.from_ms, &x.workers).cmp(&(y.from_ms, &y.workers))
         });
         summary

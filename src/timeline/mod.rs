@@ -6,10 +6,10 @@
 
 pub mod svg;
 
-use crate::sim::event::{Actor, EventKind};
+use crate::sim::event::{Actor, EventKind, RowCount};
 use crate::sim::state::Activity;
 use crate::sim::token::token_text;
-use crate::sim::{NodeId, Trace, WorkerId};
+use crate::sim::{EventId, NodeId, Trace, WorkerId};
 
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct Layout {
@@ -24,7 +24,7 @@ pub struct Lane {
     pub label: String,
     pub spans: Vec<Span>,
     /// Event ids drawn on this lane, in time order.
-    pub markers: Vec<u32>,
+    pub markers: Vec<EventId>,
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -65,7 +65,7 @@ pub struct Arrow {
     pub to: Actor,
     pub sent_ms: u64,
     pub at_ms: u64,
-    pub event: u32,
+    pub event: EventId,
 }
 
 /// How a marker is drawn: the shape carries the meaning, colour only repeats it.
@@ -84,7 +84,7 @@ pub fn marker_class(kind: &EventKind) -> MarkerClass {
         EventKind::Warning { .. }
         | EventKind::Overlap { .. }
         | EventKind::Alert { firing: true, changed: true, .. } => MarkerClass::Warning,
-        EventKind::Wrote { rows: 0, .. }
+        EventKind::Wrote { rows: RowCount(0), .. }
         | EventKind::Denied
         | EventKind::AcquireFailed
         | EventKind::GaveUp
@@ -258,7 +258,7 @@ pub fn build(trace: &Trace) -> Layout {
             Actor::Db => l.spans = fence_steps(trace, end_ms),
             _ => {}
         }
-        crate::sim::order::sort_by_key(&mut l.spans, |s| (s.from_ms, s.to_ms));
+        crate::sim::sorted::sort_by_key(&mut l.spans, |s| (s.from_ms, s.to_ms));
     }
 
     let mut arrows = Vec::new();

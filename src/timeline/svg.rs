@@ -250,8 +250,8 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
     let crowded = |n: usize| n > CROWDED_MARKS;
     let thin_arrows = crowded(layout.arrows.len());
     let mut drawn_arrows: Vec<(Actor, Actor, &str, i64, i64)> = Vec::new();
-    for arrow in layout.arrows.iter().filter(|a| (a.event as usize) < shown_events) {
-        let class = if arrow.event as usize >= view.cursor { "arrow future" } else { "arrow" };
+    for arrow in layout.arrows.iter().filter(|a| a.event.index() < shown_events) {
+        let class = if arrow.event.index() >= view.cursor { "arrow future" } else { "arrow" };
         let (y1, y2) = (g.lane_y(layout, arrow.from), g.lane_y(layout, arrow.to));
         if thin_arrows {
             let at = (g.x(arrow.sent_ms).round() as i64, g.x(arrow.at_ms).round() as i64);
@@ -281,8 +281,8 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
         // hazard, a resume and a write) stand one above the other, not on top of each other:
         // the previous mark's x and its row among the three (middle, above, below).
         let mut previous: Option<(f64, usize)> = None;
-        for &id in lane.markers.iter().filter(|&&id| (id as usize) < shown_events) {
-            let event = &trace.events()[id as usize];
+        for &id in lane.markers.iter().filter(|&&id| id.index() < shown_events) {
+            let event = &trace.events()[id.index()];
             let x = g.x(event.at_ms);
             let row = match previous {
                 Some((px, row)) if !thin_markers && x - px < MARK_W => row + 1,
@@ -293,7 +293,7 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
             let cy = g.lane_y(layout, event.actor) + h / 2.0 + mark_dy + STACK[row % 3] * stack_dy;
             let kind = marker_class(&event.kind);
             let (class, shape) = MARKERS[kind as usize];
-            let (state, state_index) = match id as usize + 1 {
+            let (state, state_index) = match id.index() + 1 {
                 c if c == view.cursor => (" current", 0),
                 c if c > view.cursor => (" future", 1),
                 _ => ("", 2),
@@ -562,7 +562,7 @@ mod tests {
             .filter_map(|rest| rest.split('"').next()?.parse().ok())
             .collect();
         let all: Vec<usize> =
-            layout.lanes.iter().flat_map(|l| l.markers.iter().map(|&id| id as usize)).collect();
+            layout.lanes.iter().flat_map(|l| l.markers.iter().map(|&id| id.index())).collect();
         assert!(all.len() > 4 * drawn.len(), "{} marks drawn of {}", drawn.len(), all.len());
         assert!(drawn.contains(&(cursor - 1)), "the current mark is drawn");
         let spots: std::collections::BTreeSet<_> = drawn.iter().map(|&id| spot(id)).collect();

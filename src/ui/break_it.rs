@@ -11,12 +11,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::catalogue::lesson::Scenario;
 use crate::i18n::Messages;
 use crate::route::{Link, Page, Payload, Target, View};
 use crate::search::session::{Action, Break, PALETTE, Phase, rate};
 use crate::search::wire::{Ending, Found, Outcome, Request};
 use crate::search::{Addition, LEVEL_LIMIT, Vary};
-use crate::sim::Scenario;
 use crate::sim::event::{NOTE_TEMPLATES, Note, Property};
 use crate::sim::scenario::Word;
 use crate::ui::browser::{cores, now_ms};

@@ -4,9 +4,10 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::catalogue::lesson::Scenario;
 use crate::compare::Variant;
 use crate::player::{Action, TraceRef};
-use crate::sim::{self, Scenario};
+use crate::sim;
 use crate::ui::i18n::use_i18n;
 use crate::ui::player::Swimlanes;
 
@@ -87,7 +88,7 @@ pub(crate) fn Compare(props: &CompareProps) -> Html {
     // the difference is read, not spotted.
     let outcome = |trace: &TraceRef| {
         let summary = trace.summary();
-        let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+        let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
         let names: Vec<&str> = summary.violations.iter().map(|v| v.name.as_str()).collect();
         let mut unique = names.clone();
         unique.dedup();

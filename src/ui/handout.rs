@@ -6,9 +6,9 @@
 
 use yew::prelude::*;
 
+use crate::catalogue::lesson::Scenario;
 use crate::player::{Action, ScenarioRef, TraceRef};
 use crate::route::Link;
-use crate::sim::Scenario;
 use crate::timeline::svg::Future;
 use crate::ui::i18n::use_i18n;
 use crate::ui::player::{Swimlanes, verdict_text};
@@ -37,7 +37,7 @@ pub(crate) fn Handout(props: &HandoutProps) -> Html {
         .prompts
         .iter()
         .enumerate()
-        .filter_map(|(i, p)| Some((i, crate::catalogue::narration::anchor_event(&trace, &p.at)?)))
+        .filter_map(|(i, p)| Some((i, crate::catalogue::anchor::find(&trace, &p.at)?)))
         .collect();
     let predict = |from: Option<usize>, to: usize| -> Html {
         let asked = prompt_events.iter().filter(|&&(_, e)| from.is_none_or(|f| e > f) && e <= to);

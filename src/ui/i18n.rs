@@ -1,7 +1,7 @@
 //! Messages in the views: a context holding the current language's messages, the cache of
 //! language packs, and the fetch of a pack from `i18n/<code>.json` next to the page.
 
-use crate::sim::order::SortedMap;
+use crate::sim::sorted::SortedMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -7,7 +7,7 @@ use std::cell::{Cell, RefCell};
 
 use yew::prelude::*;
 
-use crate::sim::Scenario;
+use crate::catalogue::lesson::Scenario;
 
 /// How a bundle that carries the lessons finds one.
 pub(crate) type Compiled = fn(&str) -> Option<Scenario>;

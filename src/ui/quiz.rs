@@ -229,8 +229,7 @@ fn Quiz(props: &QuizProps) -> Html {
         use_memo((index, lesson.is_some(), lang), move |_| {
             let (scenario, at) = (lesson.and_then(Result::ok)?, at?);
             let trace = crate::sim::run(&scenario.setup);
-            let t_ms = crate::catalogue::narration::anchor_event(&trace, &at)
-                .map(|i| trace.events()[i].at_ms);
+            let t_ms = crate::catalogue::anchor::find(&trace, &at).map(|i| trace.events()[i].at_ms);
             let link = Link {
                 t_ms,
                 lang: Some(lang),

@@ -183,7 +183,7 @@ pub(crate) async fn inflate(bytes: &[u8]) -> Result<String, String> {
 }
 
 /// A link carrying `scenario` itself, compressed when the browser can.
-pub async fn custom_link(scenario: &crate::sim::Scenario) -> Link {
+pub async fn custom_link(scenario: &crate::catalogue::lesson::Scenario) -> Link {
     let json = crate::catalogue::codec::write_scenario(scenario).compact();
     let payload = match deflate(json.as_bytes()).await {
         Ok(bytes) => Payload::Deflated(bytes),

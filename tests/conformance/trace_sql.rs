@@ -100,7 +100,7 @@ fn replay(port: u16, id: &str) -> Result<usize, String> {
             // `SELECT ... FOR UPDATE` is shown whole, and its reply comes as the worker's
             // `locked-row` event.
             let select = event.command.starts_with("SELECT");
-            let sent = trace.events()[event.id as usize..]
+            let sent = trace.events()[event.id.index()..]
                 .iter()
                 .find(|e| {
                     matches!(e.kind, EventKind::Wrote { .. })

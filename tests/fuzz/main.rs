@@ -247,7 +247,7 @@ fn the_scenario_loader_and_the_simulator_never_panic() {
                 // itself is at fault (syntax, types, words, members, the version); only the
                 // checks after reading (names, limits) point at a path alone.
                 assert!(error.path.starts_with('$') && !error.message.is_empty(), "{error}");
-                let shape = codec::from_json::<sim::scenario::ScenarioFile>(text, "$");
+                let shape = codec::from_json::<catalogue::lesson::ScenarioFile>(text, "$");
                 if shape.is_err() || error.path == "$.format" {
                     assert!(error.line > 0, "no position: {error}");
                 }
@@ -285,7 +285,7 @@ fn damaged_baked_lessons_are_refused_without_panic() {
         },
         |text| {
             let bytes: Vec<u8> = text.chars().map(|c| c as u8).collect();
-            match codec::read_lesson(&bytes) {
+            match load::read_lesson(&bytes) {
                 // A flipped byte may still spell a valid lesson: it must run like one.
                 Ok(scenario) => drop(sim::run(&scenario.setup)),
                 Err(error) => {

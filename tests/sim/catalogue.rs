@@ -64,7 +64,7 @@ fn every_builtin_shows_its_promised_outcome() {
         let summary = trace.summary();
         let names =
             |v: &[sim::trace::Finding]| v.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
-        let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+        let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
         let rejected = summary.writes.len() - accepted;
         let actual = (
             names(&summary.violations),
@@ -159,7 +159,7 @@ fn every_builtin_survives_a_write_and_read_round_trip() {
         assert!(
             page.rules.is_empty() && page.expect.is_none() && page.narration == scenario.narration
         );
-        assert_eq!(catalogue::codec::read_lesson(&baked).as_ref(), Ok(&page), "{}", scenario.id);
+        assert_eq!(catalogue::load::read_lesson(&baked).as_ref(), Ok(&page), "{}", scenario.id);
         let json = catalogue::codec::write_scenario(&scenario).compact();
         assert!(
             baked.len() < json.len(),
@@ -169,9 +169,9 @@ fn every_builtin_survives_a_write_and_read_round_trip() {
             json.len()
         );
         // A lesson cut short, or baked by another layout, is refused with a message.
-        let cut = catalogue::codec::read_lesson(&baked[..baked.len() / 2]).expect_err("cut");
+        let cut = catalogue::load::read_lesson(&baked[..baked.len() / 2]).expect_err("cut");
         assert!(cut.message.contains("damaged"), "{}", cut.message);
-        let other = catalogue::codec::read_lesson(&[b"FTL0".as_slice(), &baked[4..]].concat());
+        let other = catalogue::load::read_lesson(&[b"FTL0".as_slice(), &baked[4..]].concat());
         assert!(other.expect_err("other layout").message.contains("reload the page"));
     }
 }

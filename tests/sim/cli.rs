@@ -213,7 +213,7 @@ fn bake_writes_every_lesson_as_the_main_page_reads_it() {
     for scenario in fencing_playground::catalogue::all() {
         let bytes = std::fs::read(folder.join(format!("{}.lesson", scenario.id))).expect("baked");
         let page = fencing_playground::catalogue::codec::page_lesson(&scenario);
-        assert_eq!(fencing_playground::catalogue::codec::read_lesson(&bytes), Ok(page));
+        assert_eq!(fencing_playground::catalogue::load::read_lesson(&bytes), Ok(page));
     }
     let _ = std::fs::remove_dir_all(&folder);
 }

@@ -91,7 +91,7 @@ fn a_duplicate_token_that_only_one_worker_used_is_a_hazard() {
     assert!(plain.iter().any(|p| p.key == "verdict.sim.token_unique"), "{plain:?}");
     // What "nothing damaged this time" rests on: one accepted write, and A gave up.
     let summary = trace.summary();
-    let accepted: Vec<_> = summary.writes.iter().filter(|w| w.rows > 0).collect();
+    let accepted: Vec<_> = summary.writes.iter().filter(|w| w.rows.matched()).collect();
     assert_eq!(accepted.len(), 1, "{:?}", summary.writes);
     assert_eq!(accepted[0].worker, "B");
     assert!(trace.events().iter().any(|e| e.kind == EventKind::GaveUp));

@@ -24,7 +24,7 @@ fn every_paragraph_prompt_and_summary_declares_what_it_rests_on() {
     let mut problems = Vec::new();
     for scenario in catalogue::all() {
         let trace = sim::run(&scenario.setup);
-        let mut need = |place: String, text: &str, declared: &[sim::scenario::Fact]| {
+        let mut need = |place: String, text: &str, declared: &[catalogue::lesson::Fact]| {
             if declared.is_empty() {
                 problems.push(format!("{} {place}: no facts declared", scenario.id));
             }
@@ -102,7 +102,8 @@ fn prediction_prompts_do_not_give_their_answer_away_by_length_or_place() {
     // As for the quiz: in each language the right option is the longest (ties count) in at
     // most a third of the prompts, and no place holds the answer in more than 40 % of them.
     let all = fencing_playground::catalogue::all();
-    let mut prompts: Vec<(String, usize, &fencing_playground::sim::scenario::Prompt)> = Vec::new();
+    let mut prompts: Vec<(String, usize, &fencing_playground::catalogue::lesson::Prompt)> =
+        Vec::new();
     for scenario in &all {
         for (i, prompt) in scenario.prompts.iter().enumerate() {
             prompts.push((scenario.id.to_string(), i, prompt));
@@ -119,7 +120,7 @@ fn prediction_prompts_do_not_give_their_answer_away_by_length_or_place() {
         let pack = crate::support::pack(code);
         let option = |id: &str,
                       i: usize,
-                      prompt: &fencing_playground::sim::scenario::Prompt,
+                      prompt: &fencing_playground::catalogue::lesson::Prompt,
                       j: usize| match code {
             "en" => prompt.options[j].clone(),
             _ => pack.get(&format!("s.{id}.p.{i}.o.{j}")).cloned().unwrap_or_default(),
@@ -150,7 +151,7 @@ fn cited(text: &str) -> Vec<&str> {
 /// without one, a panel or translation citing a name `docs/library-names.json` does not
 /// list (or with an unclosed backtick), a translation citing other names than its English.
 fn in_code_problems(
-    lessons: &[fencing_playground::sim::Scenario],
+    lessons: &[fencing_playground::catalogue::lesson::Scenario],
     packs: &[(&str, std::collections::BTreeMap<String, String>)],
     listed: &[String],
 ) -> Vec<String> {

@@ -34,7 +34,7 @@ fn gc_pause_fenced_rejects_the_stale_write() {
     assert_eq!(key_at(&trace, 0, "lock:order:42", 30_001), None);
     let summary = trace.summary();
     let writes: Vec<(String, Option<i64>, u64, u32)> =
-        summary.writes.iter().map(|w| (w.worker.clone(), w.token, w.at_ms, w.rows)).collect();
+        summary.writes.iter().map(|w| (w.worker.clone(), w.token, w.at_ms, w.rows.0)).collect();
     assert_eq!(writes, vec![("B".into(), Some(34), 32_000, 1), ("A".into(), Some(33), 40_000, 0)]);
     assert_eq!(trace.state_at(trace.len()).order.last_fence, 34);
     assert!(summary.violations.is_empty(), "{:?}", summary.violations);
@@ -61,7 +61,7 @@ fn gc_pause_unfenced_accepts_both_writes_and_the_checker_says_so() {
             #12     40.000 s  A        finished        program finished
         "#]],
     );
-    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows).collect();
+    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows.0).collect();
     assert_eq!(rows, vec![1, 1]);
     assert_eq!(violations(&trace), vec!["no-stale-accept"]);
     assert_eq!(
@@ -131,7 +131,7 @@ fn failover_hands_out_token_50_twice_and_strict_lt_accepts_only_the_first() {
     let summary = trace.summary();
     let tokens: Vec<Option<i64>> = summary.grants.iter().map(|g| g.token).collect();
     assert_eq!(tokens, vec![Some(50), Some(50)]);
-    let rows: Vec<u32> = summary.writes.iter().map(|w| w.rows).collect();
+    let rows: Vec<u32> = summary.writes.iter().map(|w| w.rows.0).collect();
     assert_eq!(rows, vec![1, 0], "under < only the first write carrying 50 lands");
     assert_eq!(violations(&trace), vec!["token-unique", "no-stale-holder"]);
 }
@@ -139,7 +139,7 @@ fn failover_hands_out_token_50_twice_and_strict_lt_accepts_only_the_first() {
 #[test]
 fn failover_duplicate_token_under_le_accepts_both_and_names_the_duplicate() {
     let trace = sim::run(&builtin("failover-duplicate-token-lte").setup);
-    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows).collect();
+    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows.0).collect();
     assert_eq!(rows, vec![1, 1, 1], "B pays and ships with 50, then A writes with 50 too");
     assert_eq!(
         violations(&trace),
@@ -178,7 +178,7 @@ fn non_atomic_acquire_lets_the_stale_holder_draw_the_higher_token() {
     );
     let summary = trace.summary();
     let writes: Vec<(String, Option<i64>, u32)> =
-        summary.writes.iter().map(|w| (w.worker.clone(), w.token, w.rows)).collect();
+        summary.writes.iter().map(|w| (w.worker.clone(), w.token, w.rows.0)).collect();
     assert_eq!(writes, vec![("A".into(), Some(34), 1), ("B".into(), Some(33), 0)]);
     assert_eq!(violations(&trace), vec!["token-order", "no-stale-holder"]);
 }
@@ -222,7 +222,7 @@ fn pause_shorter_than_the_ttl_leaves_nothing_to_fence() {
     // Both writes went through the fence and landed in token order: what the run shows, not
     // what the scenario asked for.
     let writes: Vec<(String, Option<i64>, u32)> =
-        trace.summary().writes.iter().map(|w| (w.worker.clone(), w.token, w.rows)).collect();
+        trace.summary().writes.iter().map(|w| (w.worker.clone(), w.token, w.rows.0)).collect();
     assert_eq!(writes, [("A".to_owned(), Some(33), 1), ("B".to_owned(), Some(34), 1)]);
     assert!(
         trace
@@ -354,7 +354,9 @@ fn an_event_frame_shows_its_own_consequences() {
 }
 
 /// The alert checks of a run: (time, tag, reply).
-fn alert_checks(scenario: &fencing_playground::sim::Scenario) -> Vec<(u64, &'static str, String)> {
+fn alert_checks(
+    scenario: &fencing_playground::catalogue::lesson::Scenario,
+) -> Vec<(u64, &'static str, String)> {
     sim::run(&scenario.setup)
         .events()
         .iter()
@@ -442,13 +444,13 @@ fn a_write_its_transaction_rolled_back_does_not_count_as_paid() {
     let tags: Vec<&str> = trace.events().iter().map(|e| e.kind.tag()).collect();
     assert!(tags.contains(&"gave-up"), "{tags:?}");
     let writes: Vec<(String, u32)> =
-        trace.summary().writes.iter().map(|w| (w.worker.clone(), w.rows)).collect();
+        trace.summary().writes.iter().map(|w| (w.worker.clone(), w.rows.0)).collect();
     assert_eq!(writes, [("A".to_owned(), 1), ("B".to_owned(), 1)]);
     assert_eq!(trace.state_at(trace.len()).order.updated_by, "B");
     assert_eq!(violations(&trace), Vec::<String>::new());
     // Committed, the same write does count: B's UPDATE then matches no row.
     let trace = sim::run(&builtin("row-lock-instead-of-lease").setup);
-    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows).collect();
+    let rows: Vec<u32> = trace.summary().writes.iter().map(|w| w.rows.0).collect();
     assert_eq!(rows, [1, 0]);
 }
 
@@ -492,7 +494,7 @@ fn a_delayed_request_says_when_it_was_sent_and_when_it_arrives() {
     assert_eq!(delayed.at_ms, 29_500);
     assert_eq!(delayed.kind, EventKind::Delayed { until_ms: 32_500 });
     let a_write = trace.summary().writes.into_iter().find(|w| w.worker == "A").expect("A wrote");
-    assert_eq!((a_write.at_ms, a_write.rows), (32_500, 0));
+    assert_eq!((a_write.at_ms, a_write.rows.0), (32_500, 0));
 }
 
 /// A worker that stops early releases on its way out, as a `finally` block does: in

@@ -2,8 +2,10 @@
 
 use expect_test::Expect;
 use fencing_playground::catalogue;
-use fencing_playground::sim::scenario::{Fact, KeyIs};
-use fencing_playground::sim::{self, Scenario, Trace};
+use fencing_playground::catalogue::lesson::Scenario;
+use fencing_playground::catalogue::lesson::{Fact, KeyIs};
+use fencing_playground::sim::event::RowCount;
+use fencing_playground::sim::{self, Trace};
 
 /// The built-in scenario `id`, which must exist.
 pub(crate) fn builtin(id: &str) -> Scenario {
@@ -34,7 +36,7 @@ pub(crate) fn violations(trace: &Trace) -> Vec<String> {
 pub(crate) fn flip(fact: Fact) -> Fact {
     match fact {
         Fact::Write { worker, nth, rows, token } => {
-            Fact::Write { worker, nth, rows: 1 - rows.min(1), token }
+            Fact::Write { worker, nth, rows: RowCount(1 - rows.0.min(1)), token }
         }
         Fact::Grant { worker, nth, token } => {
             Fact::Grant { worker, nth, token: Some(token.map_or(1000, |t| t + 1000)) }

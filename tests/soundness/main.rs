@@ -11,10 +11,11 @@
 use std::process::Command;
 
 use fencing_playground::catalogue;
+use fencing_playground::catalogue::lesson::{RuleOutcome, RuleVary, Scenario};
 use fencing_playground::search::{self, Addition, Change, Knob, Space, Vary};
 use fencing_playground::sim::event::{EventKind, Property};
 use fencing_playground::sim::prng::Prng;
-use fencing_playground::sim::scenario::{Fault, RuleOutcome, RuleVary, Scenario, Setup, Step};
+use fencing_playground::sim::scenario::{Fault, Setup, Step};
 use fencing_playground::sim::{self, NodeId, WorkerId};
 
 fn fence(args: &[&str]) -> std::process::Output {
@@ -320,7 +321,7 @@ fn a_safe_looking_lesson_states_the_condition_of_every_break() {
 
 #[test]
 fn a_rule_that_is_not_so_is_refused() {
-    use fencing_playground::sim::scenario::Rule;
+    use fencing_playground::catalogue::lesson::Rule;
     let lesson = catalogue::find("gc-pause-fenced").expect("a built-in");
     let rule = |properties: &[&str], outcome| Rule {
         says: "test".into(),

@@ -1,9 +1,9 @@
 //! The scenario file format, version 1, as JSON text in both directions, through serde:
-//! the shapes and words are derived in `sim::scenario`; this module is the thin layer
-//! that turns serde_json's errors into a [`LoadError`] (the JSON path, line and column,
-//! and what was expected) and writes files without the members that are not set. The
-//! path comes from serde_json's position (`path_at`): serde_path_to_error found it too,
-//! by wrapping every derived reader, which cost the lab page 10.7 KB gzip.
+//! the shapes and words are derived in `sim::scenario` and `catalogue::lesson`; this
+//! module is the thin layer that turns serde_json's errors into a [`LoadError`] (the JSON
+//! path, line and column, and what was expected) and writes files without the members that
+//! are not set. The path comes from serde_json's position (`path_at`): serde_path_to_error
+//! found it too, by wrapping every derived reader, which cost the lab page 10.7 KB gzip.
 //!
 //! Owns the JSON text of the format; it never panics on any input and knows nothing of
 //! the model's behaviour.
@@ -11,14 +11,41 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::catalogue::load::LoadError;
+use crate::catalogue::lesson::Fact;
+use crate::catalogue::lesson::Scenario;
+use crate::catalogue::lesson::ScenarioFile;
+use crate::sim::Setup;
+use crate::sim::scenario::NamedFault;
 use crate::sim::scenario::{
-    AcquireHow, Compare, CrashKind, Fact, FaultKind, Guard, KeyStrategy, OnShort, ReleaseHow,
-    RenewHow, StepKind, TokenSource, Word, WriteHow,
+    AcquireHow, Compare, CrashKind, FaultKind, Guard, KeyStrategy, OnShort, ReleaseHow, RenewHow,
+    StepKind, TokenSource, Word, WriteHow,
 };
 use crate::sim::scenario::{Fault, Step};
-use crate::sim::scenario::{NamedFault, ScenarioFile};
-use crate::sim::{Scenario, Setup};
+
+/// Why a file was refused, with where (a JSON path and, for syntax and type errors, the
+/// line and column) and what was expected.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct LoadError {
+    /// `$.workers[1].program[0].ttl_ms`, or `$` for the whole file.
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(
+                f,
+                "{} (line {}, column {}): {}",
+                self.path, self.line, self.column, self.message
+            )
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
 
 /// Reads one value of the format from JSON text; `root` names the text in errors (`$` for
 /// a whole file, `$.workers[0].program[2]` for a row typed into the sandbox).
@@ -370,7 +397,7 @@ pub fn lesson_bytes(s: &Scenario) -> Vec<u8> {
     let mut bytes = LESSON_MAGIC.to_vec();
     // Serialising to a growable buffer fails only for types postcard cannot express
     // (none here: every field is a number, a string, a bool, an option or a list); an
-    // empty body would be refused by `read_lesson`, and `fence bake` checks the round trip.
+    // empty body would be refused by `decode_lesson`, and `fence bake` checks the round trip.
     bytes.extend(postcard::to_allocvec(s).unwrap_or_default());
     bytes
 }
@@ -383,8 +410,9 @@ pub fn page_lesson(s: &Scenario) -> Scenario {
     Scenario { rules: Vec::new(), expect: None, ..s.clone() }
 }
 
-/// Reads a baked lesson and checks it as the loader checks a file.
-pub fn read_lesson(bytes: &[u8]) -> Result<Scenario, LoadError> {
+/// Reads a baked lesson's bytes back into its scenario, unchecked (`load::read_lesson`
+/// checks it as the loader checks a file).
+pub fn decode_lesson(bytes: &[u8]) -> Result<Scenario, LoadError> {
     let damaged =
         |why: String| LoadError { path: "$".to_owned(), line: 0, column: 0, message: why };
     let body = bytes.strip_prefix(LESSON_MAGIC).ok_or_else(|| {
@@ -396,13 +424,7 @@ pub fn read_lesson(bytes: &[u8]) -> Result<Scenario, LoadError> {
     // bring every one of postcard's messages into the first page.
     let file: ScenarioFile = postcard::from_bytes(body)
         .map_err(|_| damaged("the lesson is damaged; reload the page".into()))?;
-    let scenario = resolved(file)?;
-    // The same rules as a file's, unworded: a baked lesson that breaks one was damaged on
-    // its way here, and the loader's wording of each rule would cost the first page its
-    // download.
-    crate::catalogue::load::check(&scenario)
-        .map_err(|_| damaged("the lesson breaks a rule of the format; reload the page".into()))?;
-    Ok(scenario)
+    resolved(file)
 }
 
 #[cfg(test)]

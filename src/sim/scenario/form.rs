@@ -1,6 +1,7 @@
-//! The shapes of the format's tagged kinds (`{"do": "acquire", ...}`, `{"fault": ...}`,
-//! `{"mode": ...}`; facts in `fact_form`) and of anchors: each is read as one flat struct of
-//! optional members and then converted, checking which members its kind allows.
+//! The shapes of the setup's tagged kinds (`{"do": "acquire", ...}`, `{"fault": ...}`,
+//! `{"mode": ...}`; a lesson's facts and anchors are in `catalogue::lesson::form`): each is
+//! read as one flat struct of optional members and then converted, checking which members
+//! its kind allows.
 //!
 //! Why flat: serde's internally tagged enums buffer every object through a generic
 //! `Content` tree before choosing a variant, which costs tens of kilobytes of code per
@@ -12,8 +13,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Anchor, Compare, CrashKind, Fault, KeyStrategy, NamedFault, OnShort, Persistence, Step, Word,
-    words,
+    Compare, CrashKind, Fault, KeyStrategy, NamedFault, OnShort, Persistence, Step, Word, words,
 };
 
 /// Reads one of `T`'s words, refusing any other with the list of words.
@@ -46,19 +46,19 @@ pub(super) fn reply_timeout_ms() -> u64 {
 }
 
 /// Why a flat form does not make a value: the message a reader shows at the object.
-pub(super) type Refusal = String;
+pub type Refusal = String;
 
 pub(super) fn missing(member: &str) -> Refusal {
     format!("missing field `{member}`")
 }
 
-pub(super) fn required<T>(value: Option<T>, member: &str) -> Result<T, Refusal> {
+pub fn required<T>(value: Option<T>, member: &str) -> Result<T, Refusal> {
     value.ok_or_else(|| missing(member))
 }
 
 /// Refuses a member the kind does not take (`present` lists every member and whether it
 /// was given).
-pub(super) fn only(kind: &str, present: &[(&str, bool)], allowed: &[&str]) -> Result<(), Refusal> {
+pub fn only(kind: &str, present: &[(&str, bool)], allowed: &[&str]) -> Result<(), Refusal> {
     match present.iter().find(|(name, given)| *given && !allowed.contains(name)) {
         // Spelt as serde spells its own refusals, so one reader of messages (the sandbox's
         // "did you mean") understands both.
@@ -77,35 +77,6 @@ fn how<T: Word + Default>(how: Option<String>) -> Result<T, Refusal> {
         Some(text) => T::from_word(&text).ok_or_else(|| {
             format!("`how`: unknown value `{text}`, expected one of: {}", T::words().join(", "))
         }),
-    }
-}
-
-// ----- anchors -----
-
-/// An anchor as written: at least one of `event` and `at_ms`.
-#[derive(Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct AnchorForm {
-    event: Option<String>,
-    actor: Option<String>,
-    nth: Option<u32>,
-    at_ms: Option<u64>,
-}
-
-impl TryFrom<AnchorForm> for Anchor {
-    type Error = Refusal;
-
-    fn try_from(f: AnchorForm) -> Result<Anchor, Refusal> {
-        if f.event.is_none() && f.at_ms.is_none() {
-            return Err("an anchor needs `event` or `at_ms`".to_owned());
-        }
-        Ok(Anchor { event: f.event, actor: f.actor, nth: f.nth, at_ms: f.at_ms })
-    }
-}
-
-impl From<Anchor> for AnchorForm {
-    fn from(a: Anchor) -> AnchorForm {
-        AnchorForm { event: a.event, actor: a.actor, nth: a.nth, at_ms: a.at_ms }
     }
 }
 

@@ -286,7 +286,7 @@ impl Table {
             }
         }
         // Rows come back in heap order; each hit is visible, so its position is there.
-        crate::sim::order::sort_by_key(&mut hits, |&i| {
+        crate::sim::sorted::sort_by_key(&mut hits, |&i| {
             self.rows[i].visible(session).map_or(0, |v| v.pos)
         });
         Ok(hits)
@@ -312,9 +312,9 @@ impl Table {
     ) -> Vec<String> {
         let mut picked: Vec<&Version> =
             rows.iter().filter_map(|&r| self.rows[r].visible(session)).collect();
-        crate::sim::order::sort_by_key(&mut picked, |v| v.pos);
+        crate::sim::sorted::sort_by_key(&mut picked, |v| v.pos);
         if let Some((column, descending)) = plan.order {
-            crate::sim::order::sort_by(&mut picked, |a, b| {
+            crate::sim::sorted::sort_by(&mut picked, |a, b| {
                 let ordering = compare_for_order(&a.values[column], &b.values[column]);
                 if descending { ordering.reverse() } else { ordering }
             });

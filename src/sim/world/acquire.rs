@@ -2,9 +2,9 @@
 //! and the lease a grant records. It never writes to the order table.
 
 use super::worker::Stop;
-use super::{Pending, World, decimal};
+use super::{Meanwhile, Progress, World, decimal};
 use crate::sim::event::{Actor, EventKind};
-use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::id::{EventId, LeaseNo, NodeId, WorkerId};
 use crate::sim::redis::{Command, Reply, command_text};
 use crate::sim::scenario::{AcquireHow, OnShort, Setup, Step, TokenSource};
 use crate::sim::script::{self, Script};
@@ -13,6 +13,14 @@ use crate::sim::token::token_text;
 
 /// The time between two requests of one multi-request step (a round trip).
 const ROUND_TRIP_MS: u64 = 1;
+
+/// Whether a grant's reply reaches the worker: a lost one leaves a lease on the server that
+/// its holder does not know it has.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum GrantReply {
+    Received,
+    Lost,
+}
 
 /// One acquire attempt's parameters: the node asked and the step's own settings.
 struct Attempt {
@@ -25,14 +33,14 @@ struct Attempt {
 impl<'s> World<'s> {
     /// Records the lease of a grant about to be emitted as the next event, so the event's
     /// frame already shows who holds what (a worker whose reply was lost does not know it).
-    pub(super) fn take_lease(
+    fn take_lease(
         &mut self,
         w: WorkerId,
         ttl_ms: u64,
         token: Option<i64>,
-        known: bool,
-    ) -> u32 {
-        self.lease_seq += 1;
+        reply: GrantReply,
+    ) -> LeaseNo {
+        self.lease_seq = self.lease_seq.next();
         let seq = self.lease_seq;
         let lease = Lease {
             seq,
@@ -41,16 +49,17 @@ impl<'s> World<'s> {
             ttl_ms,
             granted_by: self.next_event_id(),
         };
-        if known {
-            self.state.workers[w.index()].lease = Some(lease);
-            let belief = Belief {
-                since_ms: self.state.now_ms,
-                until_ms: self.state.now_ms.saturating_add(ttl_ms),
-                token,
-            };
-            self.set_belief_quiet(w, Some(belief));
-        } else {
-            self.runtime[w.index()].unknown_lease = Some(seq);
+        match reply {
+            GrantReply::Received => {
+                self.state.workers[w.index()].lease = Some(lease);
+                let belief = Belief {
+                    since_ms: self.state.now_ms,
+                    until_ms: self.state.now_ms.saturating_add(ttl_ms),
+                    token,
+                };
+                self.set_belief_quiet(w, Some(belief));
+            }
+            GrantReply::Lost => self.runtime[w.index()].unknown_lease = Some(seq),
         }
         seq
     }
@@ -61,9 +70,9 @@ impl<'s> World<'s> {
     pub(super) fn after_grant(
         &mut self,
         w: WorkerId,
-        seq: u32,
+        seq: LeaseNo,
         drawn: Option<(i64, Option<i64>)>,
-        event: u32,
+        event: EventId,
     ) {
         self.checker.on_grant(seq, w, event, self.state.now_ms);
         if let Some((token, reset)) = drawn {
@@ -112,14 +121,14 @@ impl<'s> World<'s> {
             return;
         }
         let rt = &self.runtime[w.index()];
-        if self.state.workers[w.index()].attempt == 1 && rt.pending_step == Pending::Fresh {
+        if self.state.workers[w.index()].attempt == 1 && rt.progress == Progress::Fresh {
             self.new_lock_value(w);
         }
         if how == AcquireHow::Redlock {
-            if self.runtime[w.index()].pending_step == Pending::DrawToken {
+            if self.runtime[w.index()].progress == Progress::DrawToken {
                 // Redlock has no token of its own; a source outside Redis is asked after
                 // the grant (the node argument only matters for Redis' INCR).
-                self.runtime[w.index()].pending_step = Pending::Fresh;
+                self.runtime[w.index()].progress = Progress::Fresh;
                 return self.acquire_draw(w, NodeId(0));
             }
             self.step_redlock(w, ttl_ms, retry_every_ms, attempts);
@@ -134,13 +143,13 @@ impl<'s> World<'s> {
         // script or from a consensus store's revision; other sources are drawn apart.
         let atomic_tokens =
             matches!(self.setup.tokens, TokenSource::RedisIncr | TokenSource::Consensus);
-        let pending = std::mem::take(&mut self.runtime[w.index()].pending_step);
+        let pending = std::mem::take(&mut self.runtime[w.index()].progress);
         match (how, pending) {
             (AcquireHow::Script, _) if atomic_tokens => self.acquire_script(w, &attempt),
-            (AcquireHow::Script | AcquireHow::SetThenIncr, Pending::DrawToken) => {
+            (AcquireHow::Script | AcquireHow::SetThenIncr, Progress::DrawToken) => {
                 self.acquire_draw(w, n);
             }
-            (AcquireHow::IncrThenSet, Pending::SetLock { token, reset }) => {
+            (AcquireHow::IncrThenSet, Progress::SetLock { token, reset }) => {
                 self.acquire_set(w, how, &attempt, Some((token, reset)));
             }
             (AcquireHow::IncrThenSet, _) => self.acquire_incr_first(w, n),
@@ -192,7 +201,11 @@ impl<'s> World<'s> {
                     Some(Reply::Int(t)) => Some(*t),
                     _ => None,
                 };
-                let seq = self.take_lease(w, ttl_ms, token, !lost);
+                let reply_back = match lost {
+                    true => GrantReply::Lost,
+                    false => GrantReply::Received,
+                };
+                let seq = self.take_lease(w, ttl_ms, token, reply_back);
                 let event = self.emit(
                     Actor::Worker(w),
                     EventKind::Granted { token },
@@ -205,7 +218,7 @@ impl<'s> World<'s> {
                 if lost {
                     return self.after_lost_reply(w);
                 }
-                self.advance_after(w, 0, false);
+                self.advance(w);
             }
             Reply::Error(_) => {
                 let node = &self.state.nodes[n.index()];
@@ -222,7 +235,7 @@ impl<'s> World<'s> {
                 );
                 if lock_set {
                     // The SET stayed (no rollback): a lease nobody can use until its TTL.
-                    self.lease_seq += 1;
+                    self.lease_seq = self.lease_seq.next();
                 }
                 self.retry_or_give_up(w, retry_every_ms, attempts, "sim.gave_up_failed");
             }
@@ -276,16 +289,16 @@ impl<'s> World<'s> {
         }
         let token = drawn.map(|(token, _)| token);
         let kind = if draws_later { EventKind::LockSet } else { EventKind::Granted { token } };
-        let seq = self.take_lease(w, ttl_ms, token, true);
+        let seq = self.take_lease(w, ttl_ms, token, GrantReply::Received);
         let event =
             self.emit(Actor::Worker(w), kind, command, self.text(|| reply.to_inline()), Vec::new());
         self.after_grant(w, seq, drawn, event);
         if draws_later {
-            self.runtime[w.index()].pending_step = Pending::DrawToken;
+            self.runtime[w.index()].progress = Progress::DrawToken;
             let at_ms = self.state.now_ms.saturating_add(ROUND_TRIP_MS);
-            self.schedule_step(w, at_ms, false);
+            self.schedule_step(w, at_ms, Meanwhile::Waiting);
         } else {
-            self.advance_after(w, 0, false);
+            self.advance(w);
         }
     }
 
@@ -327,7 +340,7 @@ impl<'s> World<'s> {
         if let Some(belief) = ws.belief.as_mut() {
             belief.token = Some(token);
         }
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
     /// incr-then-set, first half: `INCR` before the lock is held.
@@ -353,9 +366,9 @@ impl<'s> World<'s> {
             Vec::new(),
         );
         let reset = self.note_draw(token);
-        self.runtime[w.index()].pending_step = Pending::SetLock { token, reset };
+        self.runtime[w.index()].progress = Progress::SetLock { token, reset };
         let at_ms = self.state.now_ms.saturating_add(ROUND_TRIP_MS);
-        self.schedule_step(w, at_ms, false);
+        self.schedule_step(w, at_ms, Meanwhile::Waiting);
     }
 
     pub(super) fn token_command(&self) -> String {
@@ -376,8 +389,8 @@ impl<'s> World<'s> {
         let now = self.state.now_ms;
         let n_nodes = self.state.nodes.len();
         let (next, start_ms, mut ok_nodes) =
-            match std::mem::take(&mut self.runtime[w.index()].pending_step) {
-                Pending::Redlock { next, start_ms, ok } => (next, start_ms, ok),
+            match std::mem::take(&mut self.runtime[w.index()].progress) {
+                Progress::Redlock { next, start_ms, ok } => (next, start_ms, ok),
                 _ => (0, now, Vec::new()),
             };
         if next < n_nodes {
@@ -385,10 +398,10 @@ impl<'s> World<'s> {
             if self.redlock_node(w, n, ttl_ms) {
                 ok_nodes.push(n);
             }
-            self.runtime[w.index()].pending_step =
-                Pending::Redlock { next: next + 1, start_ms, ok: ok_nodes };
+            self.runtime[w.index()].progress =
+                Progress::Redlock { next: next + 1, start_ms, ok: ok_nodes };
             // Each node is a separate round trip.
-            self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), false);
+            self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), Meanwhile::Waiting);
             return;
         }
         let start = start_ms;
@@ -403,7 +416,7 @@ impl<'s> World<'s> {
         let drift_ms = ttl_ms / 100 + 2;
         let left_ms = ttl_ms.checked_sub(elapsed_ms).and_then(|l| l.checked_sub(drift_ms));
         if let Some(validity_ms) = left_ms.filter(|&l| oks >= majority && l > 0) {
-            let seq = self.take_lease(w, validity_ms, None, true);
+            let seq = self.take_lease(w, validity_ms, None, GrantReply::Received);
             if let Some(belief) = self.state.workers[w.index()].belief.as_mut() {
                 belief.since_ms = start;
                 belief.until_ms = start.saturating_add(validity_ms);
@@ -417,10 +430,14 @@ impl<'s> World<'s> {
             );
             self.after_grant(w, seq, None, event);
             if matches!(self.setup.tokens, TokenSource::PgSequence | TokenSource::Uuid) {
-                self.runtime[w.index()].pending_step = Pending::DrawToken;
-                return self.schedule_step(w, now.saturating_add(ROUND_TRIP_MS), false);
+                self.runtime[w.index()].progress = Progress::DrawToken;
+                return self.schedule_step(
+                    w,
+                    now.saturating_add(ROUND_TRIP_MS),
+                    Meanwhile::Waiting,
+                );
             }
-            self.advance_after(w, 0, false);
+            self.advance(w);
         } else {
             self.emit(
                 Actor::Worker(w),
@@ -491,8 +508,8 @@ impl<'s> World<'s> {
             return self.unreachable(w, None, 1_000, 1);
         };
         let target = self.runtime[w.index()].write_offset;
-        match std::mem::take(&mut self.runtime[w.index()].pending_step) {
-            Pending::Wait { wanted } => {
+        match std::mem::take(&mut self.runtime[w.index()].progress) {
+            Progress::Wait { wanted } => {
                 self.wait_returned(w, p, target, wanted, timeout_ms, on_short)
             }
             _ => {
@@ -509,7 +526,7 @@ impl<'s> World<'s> {
                         }
                     })
                     .collect();
-                crate::sim::order::sort(&mut ack_times);
+                crate::sim::sorted::sort(&mut ack_times);
                 let wanted = usize::try_from(replicas.max(0)).unwrap_or(usize::MAX);
                 let limit = if timeout_ms == 0 {
                     self.setup.until_ms
@@ -521,8 +538,8 @@ impl<'s> World<'s> {
                     Some(&t) if t <= limit => t,
                     _ => limit,
                 };
-                self.runtime[w.index()].pending_step = Pending::Wait { wanted: replicas };
-                self.schedule_step(w, at_ms, false);
+                self.runtime[w.index()].progress = Progress::Wait { wanted: replicas };
+                self.schedule_step(w, at_ms, Meanwhile::Waiting);
             }
         }
     }
@@ -562,12 +579,12 @@ impl<'s> World<'s> {
                     let ws = &mut self.state.workers[w.index()];
                     ws.pc += offset;
                     ws.attempt = 1;
-                    self.schedule_step(w, now, false);
+                    self.schedule_step(w, now, Meanwhile::Waiting);
                 }
                 None => self.end(w, Stop::GaveUp, "sim.gave_up_wait"),
             }
             return;
         }
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 }

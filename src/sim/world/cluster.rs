@@ -4,7 +4,7 @@
 
 use super::{Action, World};
 use crate::sim::event::{Actor, EventKind};
-use crate::sim::id::{NodeId, WorkerId};
+use crate::sim::id::{EventId, NodeId, WorkerId};
 use crate::sim::redis::{Command, Effect, Effects, ExpiryRole, Keyspace, Reply, SentAs};
 use crate::sim::scenario::{Fault, Persistence, Topology};
 use crate::sim::script::Script;
@@ -77,7 +77,7 @@ impl<'s> World<'s> {
     }
 
     /// The grant event of the worker whose lock value is `value` (its latest lease).
-    pub(super) fn grant_of_value(&self, value: &str) -> Option<u32> {
+    pub(super) fn grant_of_value(&self, value: &str) -> Option<EventId> {
         self.state
             .workers
             .iter()

@@ -1,7 +1,7 @@
 //! Injected faults: pauses and hangs, worker and node crashes, clock jumps, a counter
 //! overwritten by hand. It only changes state the setup's faults name.
 
-use super::{Action, World};
+use super::{Action, Meanwhile, NextStep, World};
 use crate::sim::check::secs;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{NodeId, WorkerId};
@@ -53,10 +53,12 @@ impl<'s> World<'s> {
         let rt = &self.runtime[w.index()];
         // CPU work in progress is stretched; a wait that ends inside the pause is
         // noticed only when the process runs again.
-        if let Some((due, cpu)) = rt.pending {
-            let shifted =
-                if cpu && due > now { due.saturating_add(pause_ms) } else { due.max(until_ms) };
-            self.schedule_step(w, shifted, cpu);
+        if let Some(NextStep { at_ms: due, meanwhile }) = rt.scheduled_step {
+            let shifted = match meanwhile {
+                Meanwhile::Computing if due > now => due.saturating_add(pause_ms),
+                Meanwhile::Computing | Meanwhile::Waiting => due.max(until_ms),
+            };
+            self.schedule_step(w, shifted, meanwhile);
         }
         let kind = if stop_the_world {
             if let Some(due) = self.runtime[w.index()].watchdog_due {

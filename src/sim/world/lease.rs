@@ -62,7 +62,7 @@ impl<'s> World<'s> {
             let findings = self.checker.on_foreign_touch(name, owner, what, event);
             self.record_findings(findings);
         }
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
     /// `GET lock_key`, compared with this acquisition's value in the application: go on
@@ -82,7 +82,7 @@ impl<'s> World<'s> {
         let reply = self.text(|| reply.to_inline());
         self.emit(Actor::Worker(w), EventKind::LeaseChecked { mine }, command, reply, Vec::new());
         if mine {
-            self.advance_after(w, 0, false);
+            self.advance(w);
         } else {
             self.end(w, Stop::Finished, "sim.lease_lost");
         }
@@ -119,7 +119,7 @@ impl<'s> World<'s> {
             reply,
             Vec::new(),
         );
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
     /// Whether the lock lives in a consensus store (etcd-like transactions) rather than Redis.

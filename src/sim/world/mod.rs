@@ -8,11 +8,11 @@
 
 use crate::sim::check::Checker;
 use crate::sim::event::Event;
-use crate::sim::id::{NodeId, WorkerId};
-use crate::sim::order::SortedSet;
+use crate::sim::id::{EventId, LeaseNo, NodeId, WorkerId};
 use crate::sim::prng::Prng;
 use crate::sim::redis::{Effect, Keyspace};
 use crate::sim::scenario::{Fault, RedisSetup, Setup, TokenSource, Topology, WorkerSetup};
+use crate::sim::sorted::SortedSet;
 use crate::sim::state::{Activity, NodeState, OrderRow, Phase, Role, State, WorkerState};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -68,7 +68,7 @@ pub fn run(setup: &Setup, recording: Recording) -> Output {
             belief_spans.push((WorkerId::at(w), *since, end_ms));
         }
     }
-    crate::sim::order::sort(&mut belief_spans);
+    crate::sim::sorted::sort(&mut belief_spans);
     Output {
         events: world.events,
         frames: world.frames,
@@ -80,8 +80,8 @@ pub fn run(setup: &Setup, recording: Recording) -> Output {
 
 #[derive(Clone, Copy, Debug, Eq, Ord, PartialEq, PartialOrd)]
 enum Action {
-    Step { worker: WorkerId, generation: u32 },
-    WatchdogTick { worker: WorkerId, generation: u32 },
+    Step { worker: WorkerId, generation: Generation },
+    WatchdogTick { worker: WorkerId, generation: Generation },
     Fault { index: u16 },
     Resume { worker: WorkerId, until_ms: u64 },
     Deliver { batch: u32, to: NodeId },
@@ -96,10 +96,38 @@ struct Due {
     action: Action,
 }
 
+/// Which of a worker's schedulings an agenda entry belongs to: rescheduling or cancelling
+/// a step (or the watchdog) moves to the next generation, so an entry left on the agenda
+/// for an older one is skipped when it comes due (a binary heap cannot remove it).
+#[derive(Clone, Copy, Debug, Default, Eq, Ord, PartialEq, PartialOrd)]
+struct Generation(u32);
+
+impl Generation {
+    fn next(self) -> Generation {
+        Generation(self.0.wrapping_add(1))
+    }
+}
+
+/// How the time until a worker's next step passes: on the CPU (local work, which a pause
+/// stretches by its length) or waiting (a timer, a backoff, a reply, the step's start: a
+/// pause only holds the step back until the process runs again).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Meanwhile {
+    Computing,
+    Waiting,
+}
+
+/// A worker's next main-thread step on the agenda.
+#[derive(Clone, Copy, Debug)]
+struct NextStep {
+    at_ms: u64,
+    meanwhile: Meanwhile,
+}
+
 /// What a step that takes several requests has done so far; every step starts `Fresh`,
 /// and moving to another step or attempt resets it.
 #[derive(Clone, Debug, Default, Eq, PartialEq)]
-enum Pending {
+enum Progress {
     #[default]
     Fresh,
     /// set-then-incr (or a token source outside Redis): the lock is set, the token is
@@ -119,13 +147,13 @@ enum Pending {
 /// A worker's scheduling bookkeeping, invisible to the inspector.
 #[derive(Clone, Default)]
 struct Runtime {
-    generation: u32,
-    /// The pending main-thread step: when, and whether it is CPU work (stretched by a pause).
-    pending: Option<(u64, bool)>,
-    watchdog_generation: u32,
+    generation: Generation,
+    /// The main-thread step on the agenda, if any (a pause reschedules it).
+    scheduled_step: Option<NextStep>,
+    watchdog_generation: Generation,
     watchdog_due: Option<u64>,
     /// How far the current step has got, when it takes more than one request.
-    pending_step: Pending,
+    progress: Progress,
     /// A request held back by a network delay is sent when the step re-runs at this time.
     delayed_until: Option<u64>,
     /// The primary's replication offset after this worker's last write: what its `WAIT`
@@ -137,7 +165,7 @@ struct Runtime {
     /// The hang's start time, for the hung-watchdog warning.
     hung_since_ms: Option<u64>,
     /// Lease granted on the server while its reply was lost (the worker does not know).
-    unknown_lease: Option<u32>,
+    unknown_lease: Option<LeaseNo>,
     /// The status and token of this worker's last rejected write: the task it dead-letters.
     rejected_write: Option<(String, Option<i64>)>,
     /// How the worker ends once the release its program's `finally` runs has replied.
@@ -156,7 +184,7 @@ struct World<'s> {
     runtime: Vec<Runtime>,
     batches: Vec<Batch>,
     persisted: Vec<Persisted>,
-    lease_seq: u32,
+    lease_seq: LeaseNo,
     lost_replies: SortedSet<(WorkerId, usize, u32)>,
     names: Vec<String>,
     checker: Checker,
@@ -164,9 +192,9 @@ struct World<'s> {
     frames: Vec<State>,
     truncated: bool,
     /// The event that last changed the order row (the cause of later rejections).
-    last_write_event: Option<u32>,
+    last_write_event: Option<EventId>,
     /// The last accepted put of the shared object (what a `HEAD` then reads).
-    last_object_put: Option<u32>,
+    last_object_put: Option<EventId>,
     /// How many workers believed they held the lock after the last change.
     overlapping: usize,
     /// The workers waiting for the row lock.
@@ -177,8 +205,8 @@ struct World<'s> {
     closed_spans: Vec<(WorkerId, u64, u64)>,
     /// The worker whose step or watchdog is being applied (the peer of service events).
     acting: Option<WorkerId>,
-    /// Fenced writes seen by the alert monitor: when, and whether the fence refused them.
-    fenced_writes: Vec<(u64, bool)>,
+    /// Fenced writes seen by the alert monitor: when, and what became of them.
+    fenced_writes: Vec<(u64, worker::Written)>,
     alert_firing: bool,
 }
 
@@ -232,7 +260,7 @@ impl<'s> World<'s> {
             values: Prng::new(setup.seed ^ LOCK_VALUE_STREAM),
             batches: Vec::new(),
             persisted,
-            lease_seq: 0,
+            lease_seq: LeaseNo(0),
             lost_replies: SortedSet::new(),
             checker: Checker::new(setup.tokens),
             // About one event per step, plus each worker's last event and each fault's:
@@ -262,7 +290,7 @@ impl<'s> World<'s> {
         world.schedule_faults();
         for (w, worker) in setup.workers.iter().enumerate() {
             let w = WorkerId::at(w);
-            world.schedule_step(w, worker.start_ms, false);
+            world.schedule_step(w, worker.start_ms, Meanwhile::Waiting);
         }
         world
     }
@@ -338,23 +366,23 @@ impl<'s> World<'s> {
     }
 
     /// Schedules the worker's next main-thread step, replacing any pending one.
-    fn schedule_step(&mut self, w: WorkerId, at_ms: u64, cpu: bool) {
+    fn schedule_step(&mut self, w: WorkerId, at_ms: u64, meanwhile: Meanwhile) {
         let rt = &mut self.runtime[w.index()];
-        rt.generation += 1;
-        rt.pending = Some((at_ms, cpu));
+        rt.generation = rt.generation.next();
+        rt.scheduled_step = Some(NextStep { at_ms, meanwhile });
         let generation = rt.generation;
         self.schedule(at_ms, Action::Step { worker: w, generation });
     }
 
     fn cancel_step(&mut self, w: WorkerId) {
         let rt = &mut self.runtime[w.index()];
-        rt.generation += 1;
-        rt.pending = None;
+        rt.generation = rt.generation.next();
+        rt.scheduled_step = None;
     }
 
     fn schedule_watchdog(&mut self, w: WorkerId, at_ms: u64) {
         let rt = &mut self.runtime[w.index()];
-        rt.watchdog_generation += 1;
+        rt.watchdog_generation = rt.watchdog_generation.next();
         rt.watchdog_due = Some(at_ms);
         let generation = rt.watchdog_generation;
         self.schedule(at_ms, Action::WatchdogTick { worker: w, generation });
@@ -362,7 +390,7 @@ impl<'s> World<'s> {
 
     fn stop_watchdog(&mut self, w: WorkerId) {
         let rt = &mut self.runtime[w.index()];
-        rt.watchdog_generation += 1;
+        rt.watchdog_generation = rt.watchdog_generation.next();
         rt.watchdog_due = None;
         self.state.workers[w.index()].watchdog = None;
     }
@@ -371,7 +399,7 @@ impl<'s> World<'s> {
         match action {
             Action::Step { worker, generation } => {
                 if self.runtime[worker.index()].generation == generation {
-                    self.runtime[worker.index()].pending = None;
+                    self.runtime[worker.index()].scheduled_step = None;
                     self.acting = Some(worker);
                     self.worker_step(worker);
                     self.acting = None;

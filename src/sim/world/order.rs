@@ -4,12 +4,12 @@
 //! row (`State::order`, what the inspector shows) equal to the engine's. It never talks to
 //! Redis, and it decides no statement's outcome itself.
 
-use super::World;
 use super::record::Said;
-use super::worker::Rejection;
+use super::worker::{Rejection, Written};
+use super::{Meanwhile, World};
 use crate::sim::check::{TxnEnd, WriteFact, secs};
-use crate::sim::event::{Actor, EventKind};
-use crate::sim::id::WorkerId;
+use crate::sim::event::{Actor, EventKind, RowCount};
+use crate::sim::id::{EventId, WorkerId};
 use crate::sim::scenario::{Compare, Guard, Setup, StatusCheck, TokenSource, WriteHow};
 use crate::sim::sql::built::{self, Column, Constraint, Operator};
 use crate::sim::sql::{Database, Exec, Prepared, RowLock, Session, Value};
@@ -305,7 +305,7 @@ impl<'s> World<'s> {
         } else if done {
             self.finish(w, "sim.nothing_left");
         } else {
-            self.advance_after(w, 0, false);
+            self.advance(w);
         }
     }
 
@@ -355,23 +355,24 @@ impl<'s> World<'s> {
             Exec::Failed(_) => 0,
         };
         let matched = rows > 0;
-        // Which condition turned the row away, as the engine evaluates it.
-        let fence_ok = matched
-            || guard == Guard::None
-            || self.db.conditions_hold(Session(w.0), statement, &params, id, "last_fence")
-                == Some(true);
+        let written = match matched {
+            true => Written::Accepted,
+            false => Written::Rejected(self.rejection(w, guard, statement, &params)),
+        };
         let changed = matched && would_change;
         let command = self.sql_text(statement, &params);
-        let why = match matched || !self.texts() {
-            true => Said::default(),
-            false => self.rejection_why(w, token, fence_ok, required_status),
+        let why = match written {
+            Written::Rejected(rejection) if self.texts() => {
+                self.rejection_why(w, token, rejection, required_status)
+            }
+            Written::Accepted | Written::Rejected(_) => Said::default(),
         };
-        let mut causes: Vec<u32> = grant_event.into_iter().collect();
+        let mut causes: Vec<EventId> = grant_event.into_iter().collect();
         if !matched {
             causes.extend(self.last_write_event);
         }
         let reply = self.text(|| reply_text(&outcome));
-        let rows = u32::try_from(rows).unwrap_or(u32::MAX);
+        let rows = RowCount(u32::try_from(rows).unwrap_or(u32::MAX));
         let event = self.emit_because(
             Actor::Db,
             EventKind::Wrote { token, rows },
@@ -397,16 +398,34 @@ impl<'s> World<'s> {
             last_fence,
         };
         self.check_write(&fact);
-        self.after_write(w, status, (token, guard), (matched, fence_ok), event);
+        self.after_write(w, status, (token, guard), written, event);
         if self.reply_lost(w) {
             return self.after_lost_reply(w);
         }
-        match (matched, fence_ok) {
-            (true, _) => self.advance_after(w, 0, false),
-            (false, true) => self.rejected(w, Rejection::Status),
-            (false, false) => self.rejected(w, Rejection::Fence),
+        match written {
+            Written::Accepted => self.advance(w),
+            Written::Rejected(why) => self.rejected(w, why),
         }
     }
+    /// Which condition turned a write away, as the engine evaluates it (with no guard, only
+    /// a status precondition can).
+    fn rejection(
+        &self,
+        w: WorkerId,
+        guard: Guard,
+        statement: &Prepared,
+        params: &[Value],
+    ) -> Rejection {
+        let id = self.state.order.id;
+        let fence_holds = guard == Guard::None
+            || self.db.conditions_hold(Session(w.0), statement, params, id, "last_fence")
+                == Some(true);
+        match fence_holds {
+            true => Rejection::Status,
+            false => Rejection::Fence,
+        }
+    }
+
     /// The checkers' view of a write; one inside a transaction may be rolled back later.
     fn check_write(&mut self, fact: &WriteFact<'_>) {
         if self.state.workers[fact.worker.index()].in_txn {
@@ -423,14 +442,14 @@ impl<'s> World<'s> {
         w: WorkerId,
         status: &str,
         (token, guard): (Option<i64>, Guard),
-        (matched, fence_ok): (bool, bool),
-        event: u32,
+        written: Written,
+        event: EventId,
     ) {
-        if !matched {
+        if let Written::Rejected(_) = written {
             self.runtime[w.index()].rejected_write = Some((status.to_owned(), token));
         }
         if token.is_some() && guard != Guard::None {
-            self.monitor_write(!fence_ok, event);
+            self.monitor_write(written, event);
         }
     }
 
@@ -450,7 +469,7 @@ impl<'s> World<'s> {
         &mut self,
         w: WorkerId,
         token: Option<i64>,
-        fence_ok: bool,
+        rejection: Rejection,
         required_status: Option<&str>,
     ) -> Said {
         let name = self.name(w);
@@ -460,14 +479,14 @@ impl<'s> World<'s> {
         // through, or there is none): its sentence names no token.
         let shown = token.map_or_else(String::new, |t| token_text(tokens, t));
         let mut args = vec![("worker", name.to_owned()), ("token", shown)];
-        let by = self.last_write_event.map(|id| self.events[id as usize].at_ms);
-        let key = match (fence_ok, by) {
-            (true, Some(_)) => "sim.why_status_by",
-            (true, None) => "sim.why_status",
-            (false, Some(_)) => "sim.why_fence_by",
-            (false, None) => "sim.why_fence",
+        let by = self.last_write_event.map(|id| self.events[id.index()].at_ms);
+        let key = match (rejection, by) {
+            (Rejection::Status, Some(_)) => "sim.why_status_by",
+            (Rejection::Status, None) => "sim.why_status",
+            (Rejection::Fence, Some(_)) => "sim.why_fence_by",
+            (Rejection::Fence, None) => "sim.why_fence",
         };
-        if fence_ok {
+        if rejection == Rejection::Status {
             args.push(("status", row.status.clone()));
             args.push(("required", required_status.unwrap_or("").to_owned()));
         } else {
@@ -502,7 +521,7 @@ impl<'s> World<'s> {
         let text = self.sql_text(statement, &[]);
         let reply = text.clone();
         self.emit(Actor::Worker(w), kind, text, reply, Vec::new());
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
     pub(super) fn block_on_row(&mut self, w: WorkerId, holder: WorkerId, command: String) {
@@ -530,7 +549,7 @@ impl<'s> World<'s> {
             let now = self.state.now_ms;
             for waiter in waiters {
                 if self.state.workers[waiter.index()].activity == Activity::Blocked {
-                    self.schedule_step(waiter, now, false);
+                    self.schedule_step(waiter, now, Meanwhile::Waiting);
                 }
             }
         }
@@ -551,7 +570,7 @@ impl<'s> World<'s> {
         }
         let reply = self.text(|| reply_text(&outcome));
         self.emit(Actor::Worker(w), EventKind::LockedRow, command, reply, Vec::new());
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
     pub(super) fn step_reread(&mut self, w: WorkerId) {
@@ -579,7 +598,7 @@ impl<'s> World<'s> {
             causes,
         );
         // The handler's next steps run either way; the event records which case it was.
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{Recording, World};
 use crate::sim::check::Finding;
 use crate::sim::event::{Actor, Event, EventKind, Note};
-use crate::sim::id::WorkerId;
+use crate::sim::id::{EventId, WorkerId};
 use crate::sim::scenario::Setup;
 use crate::sim::state::{Activity, Belief};
 
@@ -32,8 +32,8 @@ impl<'s> World<'s> {
         kind: EventKind,
         command: String,
         reply: impl Into<Said>,
-        causes: Vec<u32>,
-    ) -> u32 {
+        causes: Vec<EventId>,
+    ) -> EventId {
         let Said { text, note } = reply.into();
         self.emit_because(actor, kind, command, text, Said { text: String::new(), note }, causes)
     }
@@ -47,9 +47,9 @@ impl<'s> World<'s> {
         command: String,
         reply: String,
         why: Said,
-        causes: Vec<u32>,
-    ) -> u32 {
-        let id = u32::try_from(self.events.len()).unwrap_or(u32::MAX);
+        causes: Vec<EventId>,
+    ) -> EventId {
+        let id = EventId::at(self.events.len());
         // The other end of a request: the node a worker talked to, or the worker a service
         // served (the one whose step or watchdog is running).
         let peer = match (actor, &kind) {
@@ -164,7 +164,7 @@ impl<'s> World<'s> {
                 _ => ("sim.overlap_n", vec![("names", names.join(", "))]),
             };
             let text = self.say(args.0, args.1);
-            let causes: Vec<u32> = believers
+            let causes: Vec<EventId> = believers
                 .iter()
                 .filter_map(|&w| self.state.workers[w.index()].lease.as_ref())
                 .map(|lease| lease.granted_by)
@@ -186,8 +186,8 @@ impl<'s> World<'s> {
     }
 
     /// The id the next emitted event will get (for a state change recorded just before it).
-    pub(super) fn next_event_id(&self) -> u32 {
-        u32::try_from(self.events.len()).unwrap_or(u32::MAX)
+    pub(super) fn next_event_id(&self) -> EventId {
+        EventId::at(self.events.len())
     }
 
     /// Changes a belief without checking for an overlap yet (the caller does, once the

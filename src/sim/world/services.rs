@@ -3,9 +3,10 @@
 
 use super::World;
 use super::record::Said;
+use super::worker::{Rejection, Written};
 use crate::sim::check::ObjectPutFact;
 use crate::sim::event::{Actor, EventKind};
-use crate::sim::id::WorkerId;
+use crate::sim::id::{EventId, WorkerId};
 use crate::sim::scenario::{Compare, KeyStrategy};
 use crate::sim::state::{Charge, StoredObject};
 
@@ -71,7 +72,7 @@ impl<'s> World<'s> {
         if self.reply_lost(w) {
             return self.after_lost_reply(w);
         }
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
     /// Forgets the keys whose retention has passed (`gateway.key_retention_ms`; Stripe keeps
@@ -119,7 +120,7 @@ impl<'s> World<'s> {
         if stale {
             self.fenced_off(w);
         } else {
-            self.advance_after(w, 0, false);
+            self.advance(w);
         }
     }
 
@@ -204,7 +205,7 @@ impl<'s> World<'s> {
             let finding = self.checker.on_object_put(&put, &self.names);
             self.record_findings(finding.into_iter().collect());
         }
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
     pub(super) fn step_delete_objects(&mut self, w: WorkerId) {
@@ -238,7 +239,7 @@ impl<'s> World<'s> {
                 );
             }
         }
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
     /// Parks the task in the dead-letter queue for analysis: which order, the state the
@@ -251,18 +252,21 @@ impl<'s> World<'s> {
         self.state.dlq.push(entry.clone());
         let command = format!("SEND dlq {}", crate::sim::redis::quote_cli(&entry));
         self.emit(Actor::Dlq, EventKind::SentToDlq, command, "queued".to_owned(), Vec::new());
-        self.advance_after(w, 0, false);
+        self.advance(w);
     }
 
-    /// The alert monitor counts one fenced write (`fenced_off` when the fence refused it)
-    /// and checks its rule over the last `window_ms`, this write included: the check is an
+    /// The alert monitor counts one fenced write (fenced off when the fence refused it) and
+    /// checks its rule over the last `window_ms`, this write included: the check is an
     /// event, and the alert fires or resolves when the share crosses the limit.
-    pub(super) fn monitor_write(&mut self, fenced_off: bool, write_event: u32) {
+    pub(super) fn monitor_write(&mut self, written: Written, write_event: EventId) {
         let Some(rule) = self.setup.alert else { return };
         let now = self.state.now_ms;
-        self.fenced_writes.push((now, fenced_off));
+        self.fenced_writes.push((now, written));
         let in_window = self.fenced_writes.iter().filter(|(at, _)| at + rule.window_ms > now);
-        let (writes, off) = in_window.fold((0u32, 0u32), |(t, o), w| (t + 1, o + u32::from(w.1)));
+        let (writes, off) = in_window.fold((0u32, 0u32), |(t, o), (_, written)| {
+            let fenced_off = *written == Written::Rejected(Rejection::Fence);
+            (t + 1, o + u32::from(fenced_off))
+        });
         let limit = rule.share_pct;
         let firing = u64::from(off) * 100 >= u64::from(limit) * u64::from(writes);
         let changed = firing != self.alert_firing;

@@ -1,7 +1,7 @@
 //! The worker interpreter: which step runs next, retries, lost replies, giving up and the
 //! rejection handler. The steps themselves live with what they talk to.
 
-use super::{Pending, World};
+use super::{Meanwhile, Progress, World};
 use crate::sim::check::secs;
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{NodeId, WorkerId};
@@ -21,6 +21,14 @@ pub(super) enum Stop {
 pub(super) enum Rejection {
     Fence,
     Status,
+}
+
+/// What became of a write to the order row: it matched the row, or the row turned it away
+/// (and which condition did).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(super) enum Written {
+    Accepted,
+    Rejected(Rejection),
 }
 
 impl<'s> World<'s> {
@@ -50,7 +58,7 @@ impl<'s> World<'s> {
         match self.state.workers[w.index()].activity {
             Activity::Crashed | Activity::Done => return,
             Activity::Paused { until_ms } | Activity::Hung { until_ms } => {
-                self.schedule_step(w, until_ms.max(now), false);
+                self.schedule_step(w, until_ms.max(now), Meanwhile::Waiting);
                 return;
             }
             Activity::Waiting | Activity::Blocked => {
@@ -76,7 +84,7 @@ impl<'s> World<'s> {
             let text = self.say("sim.delayed", vec![("d", secs(delay_ms)), ("t", secs(at_ms))]);
             let kind = EventKind::Delayed { until_ms: at_ms };
             self.emit(Actor::Worker(w), kind, String::new(), text, Vec::new());
-            self.schedule_step(w, at_ms, false);
+            self.schedule_step(w, at_ms, Meanwhile::Waiting);
             return;
         }
         self.runtime[w.index()].delayed_until = None;
@@ -87,8 +95,8 @@ impl<'s> World<'s> {
             Step::WaitReplicas { replicas, timeout_ms, on_short } => {
                 self.step_wait(w, *replicas, *timeout_ms, *on_short);
             }
-            Step::Compute { ms } => self.advance_after(w, *ms, true),
-            Step::Sleep { ms } => self.advance_after(w, *ms, false),
+            Step::Compute { ms } => self.advance_after(w, *ms, Meanwhile::Computing),
+            Step::Sleep { ms } => self.advance_after(w, *ms, Meanwhile::Waiting),
             Step::Read { compare, done_if } => self.step_read(w, *compare, done_if.as_deref()),
             Step::Write { how, status, from, attempts, backoff_ms } => {
                 self.step_write(w, *how, status, from.as_deref(), *attempts, *backoff_ms);
@@ -110,7 +118,7 @@ impl<'s> World<'s> {
                 let interval_ms = interval_ms.unwrap_or(ttl_ms / 3).max(1);
                 self.state.workers[w.index()].watchdog = Some(Watchdog { interval_ms, how: *how });
                 self.schedule_watchdog(w, now.saturating_add(interval_ms));
-                self.advance_after(w, 0, false);
+                self.advance(w);
             }
             Step::Release { how } => self.step_release(w, *how),
             Step::Begin => self.step_begin(w),
@@ -120,26 +128,32 @@ impl<'s> World<'s> {
         }
     }
 
-    /// Moves to the next step after `after_ms`, or ends the worker when that step was the
-    /// release it ran on its way out.
-    pub(super) fn advance_after(&mut self, w: WorkerId, after_ms: u64, cpu: bool) {
+    /// Moves to the next step at once (a step whose request has been answered), or ends the
+    /// worker when this step was the release it ran on its way out.
+    pub(super) fn advance(&mut self, w: WorkerId) {
+        self.advance_after(w, 0, Meanwhile::Waiting);
+    }
+
+    /// Moves to the next step after `after_ms` spent `meanwhile` (see [`Meanwhile`]), or
+    /// ends the worker when this step was the release it ran on its way out.
+    fn advance_after(&mut self, w: WorkerId, after_ms: u64, meanwhile: Meanwhile) {
         if let Some((stop, why)) = self.runtime[w.index()].exit {
             return self.end(w, stop, why);
         }
         let ws = &mut self.state.workers[w.index()];
         ws.pc += 1;
         ws.attempt = 1;
-        self.runtime[w.index()].pending_step = Pending::Fresh;
+        self.runtime[w.index()].progress = Progress::Fresh;
         let at_ms = self.state.now_ms.saturating_add(after_ms);
-        self.schedule_step(w, at_ms, cpu);
+        self.schedule_step(w, at_ms, meanwhile);
     }
 
     /// Runs the same step again after `after_ms` (the next attempt).
     pub(super) fn retry_after(&mut self, w: WorkerId, after_ms: u64) {
         self.state.workers[w.index()].attempt += 1;
-        self.runtime[w.index()].pending_step = Pending::Fresh;
+        self.runtime[w.index()].progress = Progress::Fresh;
         let at_ms = self.state.now_ms.saturating_add(after_ms);
-        self.schedule_step(w, at_ms, false);
+        self.schedule_step(w, at_ms, Meanwhile::Waiting);
     }
 
     pub(super) fn finish(&mut self, w: WorkerId, why: &'static str) {
@@ -164,10 +178,10 @@ impl<'s> World<'s> {
             let ws = &mut self.state.workers[w.index()];
             ws.pc += ahead;
             ws.attempt = 1;
-            self.runtime[w.index()].pending_step = Pending::Fresh;
+            self.runtime[w.index()].progress = Progress::Fresh;
             self.runtime[w.index()].exit = Some((stop, why));
             let now = self.state.now_ms;
-            return self.schedule_step(w, now, false);
+            return self.schedule_step(w, now, Meanwhile::Waiting);
         }
         self.cancel_step(w);
         self.stop_watchdog(w);
@@ -198,9 +212,9 @@ impl<'s> World<'s> {
             ws.phase = Phase::Rejected;
             ws.pc = 0;
             ws.attempt = 1;
-            self.runtime[w.index()].pending_step = Pending::Fresh;
+            self.runtime[w.index()].progress = Progress::Fresh;
             let now = self.state.now_ms;
-            self.schedule_step(w, now, false);
+            self.schedule_step(w, now, Meanwhile::Waiting);
         } else {
             let note = match why {
                 Rejection::Fence => "sim.fenced_off",
@@ -219,9 +233,9 @@ impl<'s> World<'s> {
     /// The worker times out waiting for a lost reply, then retries or gives up.
     pub(super) fn after_lost_reply(&mut self, w: WorkerId) {
         let timeout_ms = self.setup.workers[w.index()].reply_timeout_ms;
-        self.runtime[w.index()].pending_step = Pending::LostReply;
+        self.runtime[w.index()].progress = Progress::LostReply;
         let at_ms = self.state.now_ms.saturating_add(timeout_ms);
-        self.schedule_step(w, at_ms, false);
+        self.schedule_step(w, at_ms, Meanwhile::Waiting);
     }
 
     /// Handles the re-entry after a lost reply's timeout; returns true if it did.
@@ -231,10 +245,10 @@ impl<'s> World<'s> {
         attempts: u32,
         backoff_ms: u64,
     ) -> bool {
-        if self.runtime[w.index()].pending_step != Pending::LostReply {
+        if self.runtime[w.index()].progress != Progress::LostReply {
             return false;
         }
-        self.runtime[w.index()].pending_step = Pending::Fresh;
+        self.runtime[w.index()].progress = Progress::Fresh;
         let attempt = self.state.workers[w.index()].attempt;
         let retry = attempt < attempts;
         let delay_ms = backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));

@@ -173,7 +173,7 @@ fn svg_download(id: String) -> Callback<MouseEvent> {
 
 #[derive(PartialEq, Properties)]
 pub(crate) struct ExportPageProps {
-    pub(crate) scenario: crate::sim::Scenario,
+    pub(crate) scenario: crate::catalogue::lesson::Scenario,
     pub(crate) link: crate::route::Link,
 }
 
@@ -293,7 +293,7 @@ pub(crate) fn EventLog(props: &EventLogProps) -> Html {
     let (from, to) = log_window(listed, props.cursor);
     let mut lines = crate::markup::Markup::new();
     for event in &trace.events()[from..to] {
-        let id = event.id as usize;
+        let id = event.id.index();
         let index = id.to_string();
         let mut button = vec![
             ("class", "log-line"),

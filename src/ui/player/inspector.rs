@@ -108,12 +108,12 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
             if !event.causes.is_empty() {
                 o.open("span", &[("class", "causes")]).text(&format!(" {} ", m.t("player.see")));
                 for &c in &event.causes {
-                    let cause = &trace.events()[c as usize];
+                    let cause = &trace.events()[c.index()];
                     // Numbered as the step counter and the event log number it: from 1.
                     let text = m.tf(
                         "player.cause",
                         &[
-                            ("step", &(c + 1).to_string()),
+                            ("step", &(c.index() + 1).to_string()),
                             ("who", &trace.actor_name(cause.actor)),
                             ("what", &cause.kind.tag().replace('-', " ")),
                             ("at", &m.secs(cause.at_ms)),
@@ -337,7 +337,7 @@ pub(crate) fn Verdict(props: &VerdictProps) -> Html {
 /// A one-line outcome of a whole run, in the learner's language.
 pub(crate) fn verdict_text(m: &crate::i18n::Messages, trace: &crate::sim::Trace) -> String {
     let summary = trace.summary();
-    let accepted = summary.writes.iter().filter(|w| w.rows > 0).count();
+    let accepted = summary.writes.iter().filter(|w| w.rows.matched()).count();
     let rejected = summary.writes.len() - accepted;
     let mut parts = Vec::new();
     // Where a run cut short at the model's event limit stopped: nothing after it was run.

@@ -13,10 +13,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::catalogue::lesson::Scenario;
 use crate::embed::{Inbound, Outbound, ReadyView, Steps};
 use crate::player::{Action, Player};
 use crate::route::{Controls, Link, Payload};
-use crate::sim::Scenario;
 use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
 use crate::ui::hooks::use_autoplay;
 use crate::ui::i18n::use_i18n;
@@ -362,7 +362,7 @@ fn break_target(view: &crate::route::View) -> Option<crate::route::Target> {
 fn narration_html(m: &crate::i18n::Messages, player: &Player) -> Html {
     use crate::catalogue::narration::{Told, told_now};
     let trace = &player.trace;
-    let lesson: &crate::sim::Scenario = &player.original;
+    let lesson: &crate::catalogue::lesson::Scenario = &player.original;
     let id = &lesson.id;
     let now = told_now(trace, lesson, player.cursor);
     let at_its_event = now.is_some_and(|(_, event)| event + 1 == player.cursor);
@@ -528,7 +528,7 @@ pub(crate) fn FetchedPlayer(props: &FetchedPlayerProps) -> Html {
                 wasm_bindgen_futures::spawn_local(async move {
                     let url = format!("scenarios/{id}.lesson");
                     let result = crate::ui::i18n::fetch_bytes(&url).await.and_then(|bytes| {
-                        crate::catalogue::codec::read_lesson(&bytes)
+                        crate::catalogue::load::read_lesson(&bytes)
                             .map_err(|e| format!("{url}: {e}"))
                     });
                     let result = result.map(|s| {

@@ -101,7 +101,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
             let prose = m.note(&event.note);
             let said =
                 if prose.is_empty() { crate::sim::render::line(trace, event) } else { prose };
-            let hint = if event.id as usize + 1 == props.cursor {
+            let hint = if event.id.index() + 1 == props.cursor {
                 m.t("tip.here")
             } else {
                 m.t("tip.click")

@@ -3,8 +3,8 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::catalogue::lesson::Scenario;
 use crate::player::Action;
-use crate::sim::Scenario;
 use crate::sim::scenario::Word;
 use crate::ui::i18n::use_i18n;
 use crate::whatif::{self, Label, WhatIf};

@@ -98,7 +98,7 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
                     ("violations", &if expect.violations.is_empty() { "–".to_owned() } else { expect.violations.join(", ") }),
                 ]) }</p>
                 { marks_at(Place::Expect) }
-                <button onclick={click(Action::SetExpect(Some(crate::sim::scenario::Expected { badge: expect.badge.clone(), ..props.preview.outcome.clone() })))}>{ m.lab("sandbox.promise_again") }</button>
+                <button onclick={click(Action::SetExpect(Some(crate::catalogue::lesson::Expected { badge: expect.badge.clone(), ..props.preview.outcome.clone() })))}>{ m.lab("sandbox.promise_again") }</button>
                 { " " }<button onclick={click(Action::SetExpect(None))}>{ m.lab("sandbox.remove") }</button>
             </div>
         },

@@ -1,4 +1,4 @@
-//! Order for the short lists and small maps the model and the page keep: a stable insertion
+//! Sorting for the short lists and small maps the model and the page keep: a stable insertion
 //! sort for lists that arrive nearly sorted (belief spans, acknowledgement times, stops,
 //! lane spans, paragraphs), and maps and sets kept as sorted vectors. It owns nothing else.
 //!

@@ -11,9 +11,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    AlertRule, Expected, Fact, GatewaySetup, NamedFault, Narration, Prompt, RedisSetup, Rule,
-    Scenario, ScenarioId, Setup, SqlSetup, TokenSource, WorkerSetup,
+use super::{Expected, Fact, Narration, Prompt, Rule, Scenario};
+use crate::sim::scenario::{
+    AlertRule, GatewaySetup, NamedFault, RedisSetup, ScenarioId, Setup, SqlSetup, TokenSource,
+    WorkerSetup,
 };
 
 /// The file's object, read before its names are resolved ([`Scenario::from_file`]).

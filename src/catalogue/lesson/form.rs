@@ -1,12 +1,13 @@
-//! The flat shape of a fact (`{"fact": "write", "worker": "A", ...}`), read and converted
-//! like the step and fault shapes in `form` (see there for why flat). Owns the fact words
-//! and the members each kind takes; checking a fact against a trace is
-//! `catalogue::facts`' job.
+//! The flat shapes of a fact (`{"fact": "write", "worker": "A", ...}`) and of an anchor,
+//! read and converted like the setup's step and fault shapes in `sim::scenario` (see its
+//! `form` for why flat). Owns the fact words and the members each kind takes; checking a
+//! fact against a trace is `catalogue::facts`' job.
 
 use serde::{Deserialize, Serialize};
 
-use super::form::{Refusal, only, required};
-use super::{Anchor, Fact, KeyIs, Word, words};
+use super::{Anchor, Fact, KeyIs};
+use crate::sim::event::RowCount;
+use crate::sim::scenario::{Refusal, Word, only, required, words};
 
 /// A fact's kind, the word under `fact`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -137,7 +138,7 @@ impl TryFrom<FactForm> for Fact {
             FactKind::Write => Fact::Write {
                 worker: worker()?,
                 nth: f.nth.unwrap_or(1),
-                rows: required(f.rows, "rows")?,
+                rows: RowCount(required(f.rows, "rows")?),
                 token: f.token,
             },
             FactKind::Grant => {
@@ -189,7 +190,7 @@ impl From<Fact> for FactForm {
             Fact::Write { worker, nth, rows, token } => FactForm {
                 worker: Some(worker),
                 nth: Some(nth),
-                rows: Some(rows),
+                rows: Some(rows.0),
                 token,
                 ..form(FactKind::Write)
             },
@@ -240,5 +241,34 @@ impl From<Fact> for FactForm {
                 ..form(FactKind::Belief)
             },
         }
+    }
+}
+
+// ----- anchors -----
+
+/// An anchor as written: at least one of `event` and `at_ms`.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AnchorForm {
+    event: Option<String>,
+    actor: Option<String>,
+    nth: Option<u32>,
+    at_ms: Option<u64>,
+}
+
+impl TryFrom<AnchorForm> for Anchor {
+    type Error = Refusal;
+
+    fn try_from(f: AnchorForm) -> Result<Anchor, Refusal> {
+        if f.event.is_none() && f.at_ms.is_none() {
+            return Err("an anchor needs `event` or `at_ms`".to_owned());
+        }
+        Ok(Anchor { event: f.event, actor: f.actor, nth: f.nth, at_ms: f.at_ms })
+    }
+}
+
+impl From<Anchor> for AnchorForm {
+    fn from(a: Anchor) -> AnchorForm {
+        AnchorForm { event: a.event, actor: a.actor, nth: a.nth, at_ms: a.at_ms }
     }
 }
