@@ -192,6 +192,7 @@ impl Player {
         }
     }
 
+    /// Longer than 100 lines: one short arm per action, each the rule that control follows.
     fn apply(&self, action: Action) -> Player {
         let mut next = self.clone();
         let n = self.trace.len();

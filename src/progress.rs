@@ -5,6 +5,8 @@
 //! the bank no longer holds (renamed or removed) is dropped and the rest kept. Pure text
 //! in, text out; the shell does the storing.
 
+pub mod session;
+
 use crate::sim::sorted::SortedMap;
 
 use serde_json::Value;

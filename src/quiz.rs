@@ -5,8 +5,6 @@
 //! every answer's facts, and the facts behind each wrong option's `why`, against a fresh
 //! trace. Pure: no web crate, no clock.
 
-pub mod session;
-
 pub use crate::catalogue::lesson::{Anchor, Fact};
 use crate::catalogue::{self, anchor, facts};
 use crate::sim;

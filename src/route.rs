@@ -191,6 +191,7 @@ impl Link {
     /// The same, with `actor` reading the agent in `actor=` (compact, or `None` when it
     /// names nobody): the web pages pass one that uses the browser's JSON parser, so the
     /// first page carries no JSON parser of its own (`ui::xapi::browser_actor`).
+    /// Longer than 100 lines: one arm per view and per query member, each a line or two.
     pub fn parse_with(hash: &str, actor: fn(&str) -> Option<String>) -> Link {
         let invalid = |message: String| Link::to(View::Invalid { message });
         if hash.len() > HASH_BYTES_MAX {

@@ -400,6 +400,8 @@ impl Search {
     }
 
     /// Moves to the next level, building its schedules from this level's new runs.
+    /// Longer than 100 lines: which runs are a level's parents, what it varies and where it
+    /// stops depend on the level before; the steps share the search's state throughout.
     fn next_level(&mut self) {
         let fresh = std::mem::take(&mut self.fresh);
         let finished = self.levels.get(self.level).copied();

@@ -677,6 +677,8 @@ fn typed_field(action: &Action) -> Option<(String, String)> {
     Some((path, input.clone()))
 }
 
+/// Longer than 100 lines: one short arm per editor action, all of one shape (find the
+/// member, check it, change it); split up, each part would only hand `s` on.
 fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
     match action {
         Action::SetText(_)

@@ -110,6 +110,8 @@ pub fn marker_class(kind: &EventKind) -> MarkerClass {
     }
 }
 
+/// Longer than 100 lines: one pass over the trace that fills the lanes, their spans and
+/// their stacked marks together, each step reading what the earlier ones placed.
 pub fn build(trace: &Trace) -> Layout {
     let scenario = trace.setup();
     let end_ms = trace.end_ms().max(1);

@@ -11,8 +11,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::embed::{Inbound, Outbound, ReadyView};
+use crate::progress::session::{Action, Effect, Session};
 use crate::progress::{MASTERY_PCT, Progress, STORAGE_KEY, Stored};
-use crate::quiz::session::{Action, Effect, Session};
 use crate::quiz::{self, Question};
 use crate::route::{Link, View};
 use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
@@ -189,25 +189,7 @@ fn Quiz(props: &QuizProps) -> Html {
         })
     };
     use_quiz_effects(&state, &questions, &props.link, m.lang);
-    {
-        let total = questions.len();
-        use_effect_with((), move |_| {
-            post(&Outbound::Ready { view: ReadyView::Quiz { total } });
-            || ()
-        });
-    }
-    // A host that kept the learner's progress gives it back (checked like stored progress).
-    {
-        let dispatch = state.dispatcher();
-        let bank = props.bank.clone();
-        use_host_messages(move |message| {
-            if let Inbound::RestoreProgress { data } = message
-                && let Stored::Valid(progress) = Progress::read(Some(&data), &bank)
-            {
-                dispatch.dispatch(Action::Restore { progress, text: data });
-            }
-        });
-    }
+    use_host(&state, &props.bank, questions.len());
     // Back to a quiz link (after "Show me") or a new q= moves to that question.
     {
         let dispatch = state.dispatcher();
@@ -268,17 +250,6 @@ fn Quiz(props: &QuizProps) -> Html {
             </li>
         }
     });
-    // Why the chosen option fails, and, for review, why each other wrong one does.
-    let why_not =
-        |j: usize| q.why_not(j).map(|why| m.content(&key(&format!("why.{j}")), &why.text));
-    let others: Vec<Html> = (0..q.options.len())
-        .filter(|&j| Some(j) != checked)
-        .filter_map(|j| {
-            let why = why_not(j)?;
-            let option = m.content(&key(&format!("o.{j}")), &q.options[j]);
-            Some(html! { <li><em>{ option }</em>{ " — " }{ why }</li> })
-        })
-        .collect();
     // A graded quiz (a course package's) keeps its answers: the LMS already has them.
     let course = QUESTIONS.with(|q| q.borrow().is_some());
     let reset = {
@@ -288,17 +259,6 @@ fn Quiz(props: &QuizProps) -> Html {
             let sure = web_sys::window().and_then(|w| w.confirm_with_message(&question).ok());
             if sure == Some(true) {
                 dispatch.dispatch(Action::Reset);
-            }
-        })
-    };
-    // In an embed "Show me" replaces the history entry (the host page's Back stays its own).
-    let show_me = {
-        let href = (*show_href).clone().unwrap_or_default();
-        let embed = props.embed;
-        Callback::from(move |e: MouseEvent| {
-            if embed {
-                e.prevent_default();
-                crate::ui::nav::set_hash(&href);
             }
         })
     };
@@ -330,22 +290,7 @@ fn Quiz(props: &QuizProps) -> Html {
                 <ol class="options">{ for options }</ol>
             </fieldset>
             if let Some(choice) = checked {
-                <div class={classes!("feedback", (choice == q.answer).then_some("right"))} role="status" data-testid="quiz-feedback">
-                    <strong>{ if choice == q.answer { m.lab("quiz.correct") } else { m.lab("quiz.wrong") } }</strong>
-                    if let Some(why) = why_not(choice) {
-                        { " " }<span class="why-not" data-testid="quiz-why-not">{ m.labf("quiz.why_not", &[("why", &why)]) }</span>
-                    }
-                    { " " }{ m.content(&key("explanation"), &q.explanation) }
-                    if let Some(href) = &*show_href {
-                        { " " }<a href={href.clone()} onclick={show_me.clone()} data-testid="quiz-show">{ m.lab("quiz.show") }</a>
-                    }
-                    if !others.is_empty() {
-                        <details data-testid="quiz-others">
-                            <summary>{ m.lab("quiz.other_options") }</summary>
-                            <ul>{ for others }</ul>
-                        </details>
-                    }
-                </div>
+                <Feedback question={q.clone()} {choice} show_href={(*show_href).clone()} embed={props.embed} />
                 if choice != q.answer {
                     <button onclick={send(Action::TryAgain)} data-testid="quiz-retry">{ m.lab("quiz.try_again") }</button>
                 }
@@ -449,4 +394,85 @@ fn use_quiz_effects(
         }
         || ()
     });
+}
+
+#[derive(PartialEq, Properties)]
+struct FeedbackProps {
+    question: Question,
+    choice: usize,
+    /// "Show me": the player at the moment that explains the answer, once it is known.
+    show_href: Option<String>,
+    embed: bool,
+}
+
+/// What a checked answer gets: right or wrong, why the chosen option fails, the
+/// explanation, "Show me", and, folded, why each other wrong option fails.
+#[component]
+fn Feedback(props: &FeedbackProps) -> Html {
+    let m = use_i18n();
+    let (q, choice) = (&props.question, props.choice);
+    let key = |suffix: &str| format!("q.{}.{suffix}", q.id);
+    let why_not =
+        |j: usize| q.why_not(j).map(|why| m.content(&key(&format!("why.{j}")), &why.text));
+    let others: Vec<Html> = (0..q.options.len())
+        .filter(|&j| j != choice)
+        .filter_map(|j| {
+            let why = why_not(j)?;
+            let option = m.content(&key(&format!("o.{j}")), &q.options[j]);
+            Some(html! { <li><em>{ option }</em>{ " — " }{ why }</li> })
+        })
+        .collect();
+    // In an embed "Show me" replaces the history entry (the host page's Back stays its own).
+    let show_me = {
+        let href = props.show_href.clone().unwrap_or_default();
+        let embed = props.embed;
+        Callback::from(move |e: MouseEvent| {
+            if embed {
+                e.prevent_default();
+                crate::ui::nav::set_hash(&href);
+            }
+        })
+    };
+    html! {
+        <div class={classes!("feedback", (choice == q.answer).then_some("right"))} role="status" data-testid="quiz-feedback">
+            <strong>{ if choice == q.answer { m.lab("quiz.correct") } else { m.lab("quiz.wrong") } }</strong>
+            if let Some(why) = why_not(choice) {
+                { " " }<span class="why-not" data-testid="quiz-why-not">{ m.labf("quiz.why_not", &[("why", &why)]) }</span>
+            }
+            { " " }{ m.content(&key("explanation"), &q.explanation) }
+            if let Some(href) = &props.show_href {
+                { " " }<a href={href.clone()} onclick={show_me} data-testid="quiz-show">{ m.lab("quiz.show") }</a>
+            }
+            if !others.is_empty() {
+                <details data-testid="quiz-others">
+                    <summary>{ m.lab("quiz.other_options") }</summary>
+                    <ul>{ for others }</ul>
+                </details>
+            }
+        </div>
+    }
+}
+
+/// Tells the host page the quiz is ready, and takes back progress it kept (checked like
+/// stored progress).
+#[hook]
+fn use_host(state: &UseReducerHandle<QuizState>, bank: &Rc<Vec<Question>>, total: usize) {
+    {
+        use_effect_with((), move |_| {
+            post(&Outbound::Ready { view: ReadyView::Quiz { total } });
+            || ()
+        });
+    }
+    // A host that kept the learner's progress gives it back (checked like stored progress).
+    {
+        let dispatch = state.dispatcher();
+        let bank = bank.clone();
+        use_host_messages(move |message| {
+            if let Inbound::RestoreProgress { data } = message
+                && let Stored::Valid(progress) = Progress::read(Some(&data), &bank)
+            {
+                dispatch.dispatch(Action::Restore { progress, text: data });
+            }
+        });
+    }
 }

@@ -95,6 +95,8 @@ INSERT INTO orders (id, status) VALUES (42, 'new');";
 /// conformance harness skips it): how the other transaction ended, and the READ COMMITTED
 /// re-check of the WHERE clause on the row version it found, with the values that decided it.
 #[test]
+/// Longer than 100 lines: the two sessions' script and the console's whole answer to it,
+/// line for line, read together.
 fn a_resumed_statement_says_what_its_recheck_found() {
     // (script after ORDERS_BY, output after CREATE TABLE and INSERT 0 1)
     let cases = [

@@ -50,142 +50,20 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     let m = use_i18n();
     let scenario = props.scenario.clone();
     let link = props.link.clone();
-    let state = use_reducer(move || {
-        let mut player = Player::new((*scenario).clone());
-        if link.reveal {
-            player = player.update(Action::SetReveal(crate::player::Reveal::Everything));
-        }
-        if !link.whatif.is_original() {
-            player = player.update(Action::Fork(link.whatif.clone()));
-        }
-        let o = &link.options;
-        if o.from_ms.is_some() || o.to_ms.is_some() {
-            player = player
-                .update(Action::SetRange(o.from_ms.unwrap_or(0), o.to_ms.unwrap_or(u64::MAX)));
-        }
-        if let Some(t) = link.t_ms {
-            player = player.update(Action::JumpTime(t));
-        }
-        if o.autoplay {
-            player = player.update(Action::Play);
-        }
-        PlayerState(player)
-    });
+    let state = use_reducer(move || opening(&scenario, &link));
     let dispatch: Callback<Action> = {
         let state = state.clone();
         Callback::from(move |action| state.dispatch(action))
     };
     use_autoplay(state.0.playing, dispatch.clone());
-    // A new hash for this scenario (a link clicked, Back or Forward) moves the player to
-    // the moment and knobs it names; the first render already started there.
-    {
-        let dispatch = dispatch.clone();
-        let mounted = use_mut_ref(|| false);
-        let link = &props.link;
-        let shown = state.0.whatif.clone();
-        use_effect_with(
-            (link.t_ms, link.whatif.clone(), link.reveal),
-            move |(t_ms, whatif, reveal)| {
-                if std::mem::replace(&mut *mounted.borrow_mut(), true) {
-                    let reveal = match reveal {
-                        true => crate::player::Reveal::Everything,
-                        false => crate::player::Reveal::AsYouGo,
-                    };
-                    dispatch.emit(Action::SetReveal(reveal));
-                    if *whatif != shown {
-                        dispatch.emit(Action::Fork(whatif.clone()));
-                    }
-                    dispatch.emit(Action::JumpTime(t_ms.unwrap_or(0)));
-                }
-                || ()
-            },
-        );
-    }
+    use_link_moves(&state, &props.link, &dispatch);
+    use_host(&dispatch, &state.0.original.id);
     let player = &state.0;
     let embed = props.link.embed;
 
-    // The host page: commands in, ready/step/completed out (only to listed origins).
-    {
-        let dispatch = dispatch.clone();
-        use_host_messages(move |message| match message {
-            Inbound::Seek { t_ms } => dispatch.emit(Action::JumpTime(t_ms)),
-            Inbound::Play => dispatch.emit(Action::Play),
-            Inbound::Pause => dispatch.emit(Action::Pause),
-            Inbound::LoadScenario { id } => {
-                if let Some(hash) = crate::ui::embed::scenario_hash(id) {
-                    crate::ui::nav::set_hash(&hash);
-                }
-            }
-            // Progress belongs to the quiz.
-            Inbound::RestoreProgress { .. } => {}
-        });
-    }
-    {
-        let id = player.original.id.clone();
-        use_effect_with((), move |_| {
-            post(&Outbound::Ready { view: ReadyView::Scenario(id.to_string()) });
-            || ()
-        });
-    }
     let full_title = m.content(&format!("s.{}.title", player.original.id), &player.original.title);
-    {
-        let trace = player.trace.clone();
-        let id = player.original.id.clone();
-        // The learning event comes at the end, when the whole title may be read.
-        let title = full_title.clone();
-        let lang = m.lang;
-        let steps = props.link.options.steps;
-        let t_ms = player.time_ms;
-        let progressed = use_mut_ref(|| false);
-        // One `step` per event the cursor lands on (never per playback tick); with
-        // `steps=milestones` only at milestones and at the end.
-        use_effect_with(player.cursor, move |&cursor| {
-            let event = cursor.checked_sub(1).and_then(|i| trace.events().get(i));
-            let milestone = event.is_some_and(|e| crate::player::is_milestone(&e.kind));
-            let end = cursor == trace.len() && cursor > 0;
-            if steps == Steps::Each || milestone || end {
-                let event =
-                    event.map(|e| (e.kind.tag().to_owned(), trace.actor_name(e.actor), e.at_ms));
-                post(&Outbound::Step { t_ms, cursor, event, milestone });
-            }
-            if end {
-                post(&Outbound::Completed { scenario: id.to_string() });
-                crate::ui::hooks::mark_finished(id.as_str());
-                // The learning event goes once per visit: the learner saw the whole run.
-                if !std::mem::replace(&mut *progressed.borrow_mut(), true) {
-                    let activity = crate::xapi::Activity {
-                        id: format!("{}#/s/{id}", site_address()),
-                        name: title,
-                        ..Default::default()
-                    };
-                    let outcome =
-                        crate::xapi::Outcome { completion: Some(true), ..Default::default() };
-                    post_statement(&crate::xapi::statement(
-                        &statement_context(lang),
-                        crate::xapi::Verb::Progressed,
-                        &activity,
-                        &outcome,
-                        None,
-                    ));
-                }
-            }
-            || ()
-        });
-    }
-
-    // The player's keys, while focus is in it or on the page itself (a learner arriving
-    // from a link has focus on the page, not the player, and the story says → steps). Keys
-    // aimed at anything else are left alone, and an embed's keys stay in its frame, so a
-    // host page keeps its own.
-    crate::ui::hooks::use_page_keys(".player", {
-        let dispatch = dispatch.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if let Some(action) = key_action(&e) {
-                e.prevent_default();
-                dispatch.emit(action);
-            }
-        })
-    });
+    use_reports(player, &props.link, full_title.clone(), m.lang);
+    use_player_keys(&dispatch);
     let scenario = &player.original;
     let id = &scenario.id;
     let forked = !player.whatif.is_original();
@@ -554,4 +432,147 @@ pub(crate) fn FetchedPlayer(props: &FetchedPlayerProps) -> Html {
         },
         None => html! { <p class="loading" data-testid="loading">{ m.t("loading") }</p> },
     }
+}
+
+/// A new hash for this scenario (a link clicked, Back or Forward) moves the player to the
+/// moment and knobs it names; the first render already started there.
+#[hook]
+fn use_link_moves(state: &UseReducerHandle<PlayerState>, link: &Link, dispatch: &Callback<Action>) {
+    {
+        let dispatch = dispatch.clone();
+        let mounted = use_mut_ref(|| false);
+        let shown = state.0.whatif.clone();
+        use_effect_with(
+            (link.t_ms, link.whatif.clone(), link.reveal),
+            move |(t_ms, whatif, reveal)| {
+                if std::mem::replace(&mut *mounted.borrow_mut(), true) {
+                    let reveal = match reveal {
+                        true => crate::player::Reveal::Everything,
+                        false => crate::player::Reveal::AsYouGo,
+                    };
+                    dispatch.emit(Action::SetReveal(reveal));
+                    if *whatif != shown {
+                        dispatch.emit(Action::Fork(whatif.clone()));
+                    }
+                    dispatch.emit(Action::JumpTime(t_ms.unwrap_or(0)));
+                }
+                || ()
+            },
+        );
+    }
+}
+
+/// The host page: commands in, `ready` out (only to listed origins).
+#[hook]
+fn use_host(dispatch: &Callback<Action>, id: &crate::sim::scenario::ScenarioId) {
+    {
+        let dispatch = dispatch.clone();
+        use_host_messages(move |message| match message {
+            Inbound::Seek { t_ms } => dispatch.emit(Action::JumpTime(t_ms)),
+            Inbound::Play => dispatch.emit(Action::Play),
+            Inbound::Pause => dispatch.emit(Action::Pause),
+            Inbound::LoadScenario { id } => {
+                if let Some(hash) = crate::ui::embed::scenario_hash(id) {
+                    crate::ui::nav::set_hash(&hash);
+                }
+            }
+            // Progress belongs to the quiz.
+            Inbound::RestoreProgress { .. } => {}
+        });
+    }
+    {
+        let id = id.clone();
+        use_effect_with((), move |_| {
+            post(&Outbound::Ready { view: ReadyView::Scenario(id.to_string()) });
+            || ()
+        });
+    }
+}
+
+/// One `step` per event the cursor lands on (never per playback tick; with
+/// `steps=milestones` only at milestones and at the end), and at the end `completed`, the
+/// lesson marked finished and, once per visit, the learning event (with the whole `title`).
+#[hook]
+fn use_reports(player: &Player, link: &Link, title: String, lang: crate::lang::Lang) {
+    {
+        let trace = player.trace.clone();
+        let id = player.original.id.clone();
+        let steps = link.options.steps;
+        let t_ms = player.time_ms;
+        let progressed = use_mut_ref(|| false);
+        // One `step` per event the cursor lands on (never per playback tick); with
+        // `steps=milestones` only at milestones and at the end.
+        use_effect_with(player.cursor, move |&cursor| {
+            let event = cursor.checked_sub(1).and_then(|i| trace.events().get(i));
+            let milestone = event.is_some_and(|e| crate::player::is_milestone(&e.kind));
+            let end = cursor == trace.len() && cursor > 0;
+            if steps == Steps::Each || milestone || end {
+                let event =
+                    event.map(|e| (e.kind.tag().to_owned(), trace.actor_name(e.actor), e.at_ms));
+                post(&Outbound::Step { t_ms, cursor, event, milestone });
+            }
+            if end {
+                post(&Outbound::Completed { scenario: id.to_string() });
+                crate::ui::hooks::mark_finished(id.as_str());
+                // The learning event goes once per visit: the learner saw the whole run.
+                if !std::mem::replace(&mut *progressed.borrow_mut(), true) {
+                    let activity = crate::xapi::Activity {
+                        id: format!("{}#/s/{id}", site_address()),
+                        name: title,
+                        ..Default::default()
+                    };
+                    let outcome =
+                        crate::xapi::Outcome { completion: Some(true), ..Default::default() };
+                    post_statement(&crate::xapi::statement(
+                        &statement_context(lang),
+                        crate::xapi::Verb::Progressed,
+                        &activity,
+                        &outcome,
+                        None,
+                    ));
+                }
+            }
+            || ()
+        });
+    }
+}
+
+/// The player as a link opens it: revealed or not, forked, ranged, at its moment, playing.
+fn opening(scenario: &crate::player::ScenarioRef, link: &Link) -> PlayerState {
+    let mut player = Player::new((**scenario).clone());
+    if link.reveal {
+        player = player.update(Action::SetReveal(crate::player::Reveal::Everything));
+    }
+    if !link.whatif.is_original() {
+        player = player.update(Action::Fork(link.whatif.clone()));
+    }
+    let o = &link.options;
+    if o.from_ms.is_some() || o.to_ms.is_some() {
+        player =
+            player.update(Action::SetRange(o.from_ms.unwrap_or(0), o.to_ms.unwrap_or(u64::MAX)));
+    }
+    if let Some(t) = link.t_ms {
+        player = player.update(Action::JumpTime(t));
+    }
+    if o.autoplay {
+        player = player.update(Action::Play);
+    }
+    PlayerState(player)
+}
+
+/// The player's keys, while focus is in it or on the page itself (a learner arriving
+/// from a link has focus on the page, not the player, and the story says → steps). Keys
+/// aimed at anything else are left alone, and an embed's keys stay in its frame, so a
+/// host page keeps its own.
+#[hook]
+fn use_player_keys(dispatch: &Callback<Action>) {
+    crate::ui::hooks::use_page_keys(".player", {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if let Some(action) = key_action(&e) {
+                e.prevent_default();
+                dispatch.emit(action);
+            }
+        })
+    });
 }

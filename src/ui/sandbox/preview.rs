@@ -89,56 +89,13 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
         let drag = drag.clone();
         Callback::from(move |_: PointerEvent| drag.set(None))
     };
-    let grab = |handle: Handle| {
-        let drag = drag.clone();
-        let gestures = gestures.clone();
-        Callback::from(move |e: PointerEvent| {
-            e.prevent_default();
-            // Keep the pointer while it is held, even outside the handle.
-            if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
-                let _ = el.set_pointer_capture(e.pointer_id());
-            }
-            let mut n = gestures.borrow_mut();
-            *n += 1;
-            drag.set(Some(Drag { handle, gesture: *n }));
-        })
-    };
-    let keys = |handle: Handle| {
-        let apply = props.apply.clone();
-        let s = s.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            let step: i64 = if e.shift_key() { 1_000 } else { timeline::SNAP_MS as i64 };
-            let delta = match e.key().as_str() {
-                "ArrowLeft" => -step,
-                "ArrowRight" => step,
-                _ => return,
-            };
-            e.prevent_default();
-            if let Some(action) = timeline::nudge(&s, handle, delta) {
-                apply.emit((action, None));
-            }
-        })
-    };
-    let handle_label = |handle: Handle| -> String {
-        let at = timeline::position(s, handle).unwrap_or(0).to_string();
-        match handle {
-            Handle::Start(i) => m.labf(
-                "sandbox.tl.start",
-                &[("name", s.workers.get(i).map_or("", |w| w.name.as_str())), ("ms", &at)],
-            ),
-            Handle::FaultAt(k) => {
-                m.labf("sandbox.tl.fault_at", &[("n", &(k + 1).to_string()), ("ms", &at)])
-            }
-            Handle::FaultEnd(k) => {
-                m.labf("sandbox.tl.fault_end", &[("n", &(k + 1).to_string()), ("ms", &at)])
-            }
-        }
-    };
     let x = |ms: u64| GUTTER + scale.x(ms);
     // While a fault is picked, every click is for a lane: the marks drawn on the lanes
     // (faults, events, start handles) let it through to the lane under them, so a fault
     // can be dropped on a worker's start or on an event too.
     let through = (!dropping.is_empty()).then_some("none");
+    let marks =
+        Marks { m: &m, s, apply: &props.apply, drag: &drag, gestures: &gestures, through, x: &x };
     let lane_click = |lane: String| {
         let dropping = dropping.clone();
         let apply = props.apply.clone();
@@ -164,7 +121,6 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
         let selected = selected.clone();
         Callback::from(move |e: Event| selected.set(super::select_value(&e).parse::<usize>().ok()))
     };
-    let selected_event = selected.and_then(|i| p.trace.events().get(i).map(|e| (i, e)));
     let pick = |i: usize| {
         let selected = selected.clone();
         Callback::from(move |_: MouseEvent| selected.set(Some(i)))
@@ -183,8 +139,6 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
             apply.emit((action, None));
         })
     };
-    let summary = p.trace.summary();
-    let outcome = &p.outcome;
     html! {
         <section class="preview" aria-labelledby="preview-title" data-testid="sandbox-preview">
             <h3 id="preview-title">{ m.lab("sandbox.preview") }</h3>
@@ -204,42 +158,8 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
             <svg ref={svg_ref} class={classes!("sandbox-timeline", drag.is_some().then_some("dragging"))} viewBox={format!("0 0 {} {}", px(WIDTH), px(height))}
                 role="group" aria-label={m.lab("sandbox.preview")} data-testid="sandbox-timeline"
                 onpointermove={on_move} onpointerup={on_up.clone()} onpointercancel={on_up}>
-                { for lanes.iter().enumerate().map(|(i, lane)| {
-                    let y = i as f64 * LANE_H;
-                    html! {
-                        <g class={classes!("lane", lane.is_node.then_some("node"))} data-lane={lane.name.clone()}>
-                            <rect class="lane-bg" x={px(GUTTER)} y={px(y + 3.0)} width={px(WIDTH - GUTTER)} height={px(LANE_H - 6.0)}
-                                data-testid="sandbox-lane" data-lane={lane.name.clone()} onclick={lane_click(lane.name.clone())} />
-                            <text x="4" y={px(y + LANE_H / 2.0 + 4.0)}>{ &lane.name }</text>
-                        </g>
-                    }
-                }) }
-                { for others.iter().enumerate().map(|(i, name)| {
-                    let y = (lanes.len() + i) as f64 * LANE_H;
-                    html! { <text class="other" x="4" y={px(y + LANE_H / 2.0 + 4.0)}>{ name }</text> }
-                }) }
-                { for timeline::spans(s).into_iter().map(|span| {
-                    let Some(y) = lane_y(&span.lane) else { return Html::default() };
-                    let (x0, x1) = (x(span.from_ms), x(span.to_ms).max(x(span.from_ms) + 4.0));
-                    let at = Handle::FaultAt(span.fault);
-                    let end = Handle::FaultEnd(span.fault);
-                    html! {
-                        <g class={classes!("fault", span.kind)} data-testid="sandbox-fault-span" data-fault={span.fault.to_string()}>
-                            <rect class="fault-body" x={px(x0)} y={px(y + 8.0)} width={px(x1 - x0)} height={px(LANE_H - 16.0)}
-                                tabindex="0" role="slider" aria-label={handle_label(at)} aria-valuenow={span.from_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
-                                data-testid="sandbox-fault-handle" pointer-events={through} onpointerdown={grab(at)} onkeydown={keys(at)}>
-                                <title>{ handle_label(at) }</title>
-                            </rect>
-                            if span.stretches {
-                                <rect class="fault-end" x={px(x1 - 4.0)} y={px(y + 5.0)} width="8" height={px(LANE_H - 10.0)}
-                                    tabindex="0" role="slider" aria-label={handle_label(end)} aria-valuenow={span.to_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
-                                    data-testid="sandbox-fault-end" pointer-events={through} onpointerdown={grab(end)} onkeydown={keys(end)}>
-                                    <title>{ handle_label(end) }</title>
-                                </rect>
-                            }
-                        </g>
-                    }
-                }) }
+                { lane_rows(&lanes, &others, &lane_click) }
+                { marks.fault_spans(&lane_y) }
                 { for p.trace.events().iter().enumerate().map(|(i, event)| {
                     let name = p.trace.actor_name(event.actor);
                     let Some(y) = y_of(&name) else { return Html::default() };
@@ -251,60 +171,13 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                         </circle>
                     }
                 }) }
-                { for s.workers.iter().enumerate().map(|(i, w)| {
-                    let Some(y) = lane_y(&w.name) else { return Html::default() };
-                    let handle = Handle::Start(i);
-                    let cx = x(w.start_ms);
-                    html! {
-                        <path class="start-handle" d={format!("M{} {} l7 {} l-7 {} z", px(cx), px(y + 5.0), px((LANE_H - 10.0) / 2.0), px((LANE_H - 10.0) / 2.0))}
-                            tabindex="0" role="slider" aria-label={handle_label(handle)} aria-valuenow={w.start_ms.to_string()} aria-valuemin="0" aria-valuemax={s.until_ms.to_string()}
-                            data-testid="sandbox-start-handle" data-worker={w.name.clone()} pointer-events={through} onpointerdown={grab(handle)} onkeydown={keys(handle)}>
-                            <title>{ handle_label(handle) }</title>
-                        </path>
-                    }
-                }) }
+                { marks.start_handles(&lane_y) }
                 <text class="axis" x={px(GUTTER)} y={px(height - 6.0)}>{ "0 ms" }</text>
                 <text class="axis" x={px(WIDTH)} y={px(height - 6.0)} text-anchor="end">{ format!("{} ms", s.until_ms) }</text>
             </svg>
             </div>
-            <div class="preview-tools">
-                <label>{ m.lab("sandbox.pick_event") }{ " " }
-                    <select data-testid="sandbox-pick-event" onchange={on_pick_event}>
-                        <option value="" selected={selected.is_none()}>{ "…" }</option>
-                        { for p.trace.events().iter().enumerate().map(|(i, e)| html! {
-                            <option value={i.to_string()} selected={*selected == Some(i)}>{ format!("{} ms · {} · {}{}", e.at_ms, p.trace.actor_name(e.actor), e.kind.tag(), reply_words(&e.reply)) }</option>
-                        }) }
-                    </select>
-                </label>
-                if let Some((_, event)) = selected_event {
-                    <span class="picked" data-testid="sandbox-picked">{ format!("{} ms: {} ({})", event.at_ms, event.kind.tag(), p.trace.actor_name(event.actor)) }</span>
-                    <button data-testid="sandbox-narrate" onclick={attach(true)}>{ m.lab("sandbox.narrate_here") }</button>
-                    <button data-testid="sandbox-ask" onclick={attach(false)}>{ m.lab("sandbox.ask_here") }</button>
-                }
-            </div>
-            <p class={classes!("outcome", (!outcome.violations.is_empty()).then_some("bad"))} data-testid="sandbox-outcome">
-                { m.labf("sandbox.outcome", &[
-                    ("grants", &summary.grants.iter().map(|g| format!("{} {}", g.worker, g.token.map_or("–".to_owned(), |t| t.to_string()))).collect::<Vec<_>>().join(", ")),
-                    ("accepted", &outcome.accepted.to_string()),
-                    ("rejected", &outcome.rejected.to_string()),
-                ]) }{ " " }
-                if let Some((t, events)) = p.trace.cut_short() {
-                    // Cut short at the event limit: the rest of the run was never checked.
-                    <span class="bad" data-testid="sandbox-truncated">{ m.tf("verdict.truncated", &[("t", &t), ("n", &events.to_string())]) }{ ". " }</span>
-                }
-                if outcome.violations.is_empty() {
-                    <span class="ok">{ m.lab("sandbox.no_violations") }</span>
-                } else {
-                    <span class="bad" data-testid="sandbox-violations">{ m.labf("sandbox.violations", &[("list", &outcome.violations.join(", "))]) }</span>
-                }
-            </p>
-            if !p.warnings.is_empty() {
-                <ul class="lint" data-testid="sandbox-lint" aria-label={m.lab("sandbox.lint")}>
-                    { for p.warnings.iter().map(|w| html! {
-                        <li data-testid="sandbox-warning" data-path={w.path.clone()}><strong>{ crate::sandbox::lint::place(&p.scenario, &w.path) }</strong>{ ": " }{ &w.message }</li>
-                    }) }
-                </ul>
-            }
+            { event_picker(&m, p, *selected, on_pick_event, [attach(true), attach(false)]) }
+            { outcome_and_lint(&m, p) }
         </section>
     }
 }
@@ -323,4 +196,201 @@ fn reply_words(reply: &str) -> String {
 /// 5 KB of the lab's download.
 fn px(v: f64) -> String {
     (v.round() as i64).to_string()
+}
+
+/// What the drawing's handles share: the drag in progress, the author's keys, their
+/// labels, and where a time is drawn.
+struct Marks<'a> {
+    m: &'a crate::i18n::Messages,
+    s: &'a crate::sim::Setup,
+    apply: &'a Callback<(Action, Option<Group>)>,
+    drag: &'a UseStateHandle<Option<Drag>>,
+    gestures: &'a Rc<std::cell::RefCell<u32>>,
+    /// "none" while a fault is picked: clicks go through the marks to the lane below.
+    through: Option<&'static str>,
+    x: &'a dyn Fn(u64) -> f64,
+}
+
+impl Marks<'_> {
+    fn grab(&self, handle: Handle) -> Callback<PointerEvent> {
+        let drag = self.drag.clone();
+        let gestures = self.gestures.clone();
+        Callback::from(move |e: PointerEvent| {
+            e.prevent_default();
+            // Keep the pointer while it is held, even outside the handle.
+            if let Some(el) = e.target_dyn_into::<web_sys::Element>() {
+                let _ = el.set_pointer_capture(e.pointer_id());
+            }
+            let mut n = gestures.borrow_mut();
+            *n += 1;
+            drag.set(Some(Drag { handle, gesture: *n }));
+        })
+    }
+
+    fn keys(&self, handle: Handle) -> Callback<KeyboardEvent> {
+        let apply = self.apply.clone();
+        let s = self.s.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let step: i64 = if e.shift_key() { 1_000 } else { timeline::SNAP_MS as i64 };
+            let delta = match e.key().as_str() {
+                "ArrowLeft" => -step,
+                "ArrowRight" => step,
+                _ => return,
+            };
+            e.prevent_default();
+            if let Some(action) = timeline::nudge(&s, handle, delta) {
+                apply.emit((action, None));
+            }
+        })
+    }
+
+    fn label(&self, handle: Handle) -> String {
+        let (m, s) = (self.m, self.s);
+        let at = timeline::position(s, handle).unwrap_or(0).to_string();
+        match handle {
+            Handle::Start(i) => m.labf(
+                "sandbox.tl.start",
+                &[("name", s.workers.get(i).map_or("", |w| w.name.as_str())), ("ms", &at)],
+            ),
+            Handle::FaultAt(k) => {
+                m.labf("sandbox.tl.fault_at", &[("n", &(k + 1).to_string()), ("ms", &at)])
+            }
+            Handle::FaultEnd(k) => {
+                m.labf("sandbox.tl.fault_end", &[("n", &(k + 1).to_string()), ("ms", &at)])
+            }
+        }
+    }
+
+    /// Each fault as a span on its lane, with a handle for its start and, when it
+    /// stretches, one for its end.
+    fn fault_spans(&self, lane_y: &dyn Fn(&str) -> Option<f64>) -> Html {
+        html! { <>
+                { for timeline::spans(self.s).into_iter().map(|span| {
+                    let Some(y) = lane_y(&span.lane) else { return Html::default() };
+                    let (x0, x1) = ((self.x)(span.from_ms), (self.x)(span.to_ms).max((self.x)(span.from_ms) + 4.0));
+                    let at = Handle::FaultAt(span.fault);
+                    let end = Handle::FaultEnd(span.fault);
+                    html! {
+                        <g class={classes!("fault", span.kind)} data-testid="sandbox-fault-span" data-fault={span.fault.to_string()}>
+                            <rect class="fault-body" x={px(x0)} y={px(y + 8.0)} width={px(x1 - x0)} height={px(LANE_H - 16.0)}
+                                tabindex="0" role="slider" aria-label={self.label(at)} aria-valuenow={span.from_ms.to_string()} aria-valuemin="0" aria-valuemax={self.s.until_ms.to_string()}
+                                data-testid="sandbox-fault-handle" pointer-events={self.through} onpointerdown={self.grab(at)} onkeydown={self.keys(at)}>
+                                <title>{ self.label(at) }</title>
+                            </rect>
+                            if span.stretches {
+                                <rect class="fault-end" x={px(x1 - 4.0)} y={px(y + 5.0)} width="8" height={px(LANE_H - 10.0)}
+                                    tabindex="0" role="slider" aria-label={self.label(end)} aria-valuenow={span.to_ms.to_string()} aria-valuemin="0" aria-valuemax={self.s.until_ms.to_string()}
+                                    data-testid="sandbox-fault-end" pointer-events={self.through} onpointerdown={self.grab(end)} onkeydown={self.keys(end)}>
+                                    <title>{ self.label(end) }</title>
+                                </rect>
+                            }
+                        </g>
+                    }
+                }) }
+        </> }
+    }
+
+    /// Each worker's start, as a handle on its lane.
+    fn start_handles(&self, lane_y: &dyn Fn(&str) -> Option<f64>) -> Html {
+        html! { <>
+                { for self.s.workers.iter().enumerate().map(|(i, w)| {
+                    let Some(y) = lane_y(&w.name) else { return Html::default() };
+                    let handle = Handle::Start(i);
+                    let cx = (self.x)(w.start_ms);
+                    html! {
+                        <path class="start-handle" d={format!("M{} {} l7 {} l-7 {} z", px(cx), px(y + 5.0), px((LANE_H - 10.0) / 2.0), px((LANE_H - 10.0) / 2.0))}
+                            tabindex="0" role="slider" aria-label={self.label(handle)} aria-valuenow={w.start_ms.to_string()} aria-valuemin="0" aria-valuemax={self.s.until_ms.to_string()}
+                            data-testid="sandbox-start-handle" data-worker={w.name.clone()} pointer-events={self.through} onpointerdown={self.grab(handle)} onkeydown={self.keys(handle)}>
+                            <title>{ self.label(handle) }</title>
+                        </path>
+                    }
+                }) }
+        </> }
+    }
+}
+
+/// What the run came to (grants, writes accepted and rejected, checker findings) and the
+/// lint's warnings.
+fn outcome_and_lint(m: &crate::i18n::Messages, p: &crate::sandbox::Preview) -> Html {
+    let summary = p.trace.summary();
+    let outcome = &p.outcome;
+    html! { <>
+        <p class={classes!("outcome", (!outcome.violations.is_empty()).then_some("bad"))} data-testid="sandbox-outcome">
+            { m.labf("sandbox.outcome", &[
+                ("grants", &summary.grants.iter().map(|g| format!("{} {}", g.worker, g.token.map_or("–".to_owned(), |t| t.to_string()))).collect::<Vec<_>>().join(", ")),
+                ("accepted", &outcome.accepted.to_string()),
+                ("rejected", &outcome.rejected.to_string()),
+            ]) }{ " " }
+            if let Some((t, events)) = p.trace.cut_short() {
+                // Cut short at the event limit: the rest of the run was never checked.
+                <span class="bad" data-testid="sandbox-truncated">{ m.tf("verdict.truncated", &[("t", &t), ("n", &events.to_string())]) }{ ". " }</span>
+            }
+            if outcome.violations.is_empty() {
+                <span class="ok">{ m.lab("sandbox.no_violations") }</span>
+            } else {
+                <span class="bad" data-testid="sandbox-violations">{ m.labf("sandbox.violations", &[("list", &outcome.violations.join(", "))]) }</span>
+            }
+        </p>
+        if !p.warnings.is_empty() {
+            <ul class="lint" data-testid="sandbox-lint" aria-label={m.lab("sandbox.lint")}>
+                { for p.warnings.iter().map(|w| html! {
+                    <li data-testid="sandbox-warning" data-path={w.path.clone()}><strong>{ crate::sandbox::lint::place(&p.scenario, &w.path) }</strong>{ ": " }{ &w.message }</li>
+                }) }
+            </ul>
+        }
+    </> }
+}
+
+/// The event picker (the same events as the drawing's dots, as a list a keyboard reaches)
+/// and, for the picked one, "narrate here" and "ask here".
+fn event_picker(
+    m: &crate::i18n::Messages,
+    p: &crate::sandbox::Preview,
+    selected: Option<usize>,
+    on_pick_event: Callback<Event>,
+    [narrate, ask]: [Callback<MouseEvent>; 2],
+) -> Html {
+    let selected_event = selected.and_then(|i| p.trace.events().get(i).map(|e| (i, e)));
+    html! {
+        <div class="preview-tools">
+            <label>{ m.lab("sandbox.pick_event") }{ " " }
+                <select data-testid="sandbox-pick-event" onchange={on_pick_event}>
+                    <option value="" selected={selected.is_none()}>{ "…" }</option>
+                    { for p.trace.events().iter().enumerate().map(|(i, e)| html! {
+                        <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{} ms · {} · {}{}", e.at_ms, p.trace.actor_name(e.actor), e.kind.tag(), reply_words(&e.reply)) }</option>
+                    }) }
+                </select>
+            </label>
+            if let Some((_, event)) = selected_event {
+                <span class="picked" data-testid="sandbox-picked">{ format!("{} ms: {} ({})", event.at_ms, event.kind.tag(), p.trace.actor_name(event.actor)) }</span>
+                <button data-testid="sandbox-narrate" onclick={narrate}>{ m.lab("sandbox.narrate_here") }</button>
+                <button data-testid="sandbox-ask" onclick={ask}>{ m.lab("sandbox.ask_here") }</button>
+            }
+        </div>
+    }
+}
+
+/// A lane per worker and node (a click on one drops the picked fault there), then the
+/// names of the other actors' lanes.
+fn lane_rows(
+    lanes: &[timeline::Lane],
+    others: &[String],
+    lane_click: &dyn Fn(String) -> Callback<MouseEvent>,
+) -> Html {
+    html! { <>
+        { for lanes.iter().enumerate().map(|(i, lane)| {
+            let y = i as f64 * LANE_H;
+            html! {
+                <g class={classes!("lane", lane.is_node.then_some("node"))} data-lane={lane.name.clone()}>
+                    <rect class="lane-bg" x={px(GUTTER)} y={px(y + 3.0)} width={px(WIDTH - GUTTER)} height={px(LANE_H - 6.0)}
+                        data-testid="sandbox-lane" data-lane={lane.name.clone()} onclick={lane_click(lane.name.clone())} />
+                    <text x="4" y={px(y + LANE_H / 2.0 + 4.0)}>{ &lane.name }</text>
+                </g>
+            }
+        }) }
+        { for others.iter().enumerate().map(|(i, name)| {
+            let y = (lanes.len() + i) as f64 * LANE_H;
+            html! { <text class="other" x="4" y={px(y + LANE_H / 2.0 + 4.0)}>{ name }</text> }
+        }) }
+    </> }
 }

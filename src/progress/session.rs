@@ -7,8 +7,8 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use super::{Progress, passed};
 use crate::embed::Answered;
-use crate::progress::{Progress, passed};
 
 /// What the learner (or the page around the quiz) does.
 #[derive(Clone, Debug, Eq, PartialEq)]
