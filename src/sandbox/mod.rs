@@ -33,17 +33,8 @@ pub struct Editor {
     pub text: String,
     /// The last valid scenario (the form and the preview show this one).
     pub scenario: Scenario,
-    /// Why the text, or the last form edit, was refused; `None` when all is well.
-    pub error: Option<LoadError>,
-    /// Whether `error` is about the text or about a form edit (which left the text alone).
-    pub source: Source,
-    /// Whether `text` itself reads as `scenario`.
-    pub text_valid: bool,
-    /// Whether `scenario` is only a stand-in: the text opened (a stored draft, a link, an
-    /// import) has not loaded since, so there is no last valid scenario of it to show.
-    pub nothing_loaded: bool,
-    /// A refused field's path and what the author typed into it, shown in that field.
-    pub rejected: Option<(String, String)>,
+    /// How the text and the last change stand.
+    pub health: Health,
     /// Story texts copied from a template that the author has neither edited nor confirmed:
     /// they may describe another run, so the form flags them.
     pub inherited: Vec<String>,
@@ -53,10 +44,20 @@ pub struct Editor {
     last_group: Option<Group>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
-    Text,
-    Form,
+/// How the editor's text and its last change stand: one of four states, each with what
+/// the page says about it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Health {
+    /// The text reads as `scenario`.
+    Valid,
+    /// A form edit was refused: the text is as it was (and still valid). `field` is the
+    /// refused field's path and what the author typed into it, shown in that field.
+    EditRefused { error: LoadError, field: Option<(String, String)> },
+    /// The text does not load; `scenario` is the last one of it that did.
+    TextInvalid { error: LoadError },
+    /// The text opened (a stored draft, a link, an import) has never loaded: `scenario` is
+    /// only a stand-in, not a last valid version of it.
+    NeverLoaded { error: LoadError },
 }
 
 /// Changes that undo as one: a run of typing in the JSON text, or one drag on the timeline.
@@ -196,11 +197,7 @@ impl Editor {
         Editor {
             text: codec::write_scenario(scenario).pretty(),
             scenario: scenario.clone(),
-            error: None,
-            source: Source::Text,
-            text_valid: true,
-            nothing_loaded: false,
-            rejected: None,
+            health: Health::Valid,
             inherited: Vec::new(),
             undo: Vec::new(),
             redo: Vec::new(),
@@ -225,15 +222,13 @@ impl Editor {
             Action::Redo => return self.step_forward(),
             Action::SetText(text) => self.with_text(text),
             Action::Load(text) => {
-                let mut next = self.with_text(text);
+                let mut next = self.with_text(text).opened();
                 next.inherited.clear();
-                next.nothing_loaded = !next.text_valid;
                 next
             }
             Action::LoadCopy(text) => {
-                let mut next = self.with_text(text);
-                next.nothing_loaded = !next.text_valid;
-                if next.text_valid {
+                let mut next = self.with_text(text).opened();
+                if next.text_valid() {
                     let mut copy = next.scenario.clone();
                     // The blank lesson is nobody's: its id is the author's to change.
                     if copy.id != BLANK_ID {
@@ -257,7 +252,7 @@ impl Editor {
             // The form edits the scenario the text reads as; while the text does not parse,
             // that would throw the author's text away, so the form waits (the shell shows it
             // locked and says why).
-            _ if !self.text_valid => return self.clone(),
+            _ if !self.text_valid() => return self.clone(),
             form => self.form_edit(form),
         };
         let changed = next.text != self.text || next.inherited != self.inherited;
@@ -270,7 +265,7 @@ impl Editor {
             }
             next.redo.clear();
             next.last_group = group;
-        } else if next.error.is_none() {
+        } else if next.health == Health::Valid {
             next.last_group = self.last_group;
         }
         next
@@ -279,12 +274,43 @@ impl Editor {
     /// The scenario to run: only when the text itself is valid (a refused form edit does
     /// not change the text, so the last valid scenario still runs).
     pub fn runnable(&self) -> Option<&Scenario> {
-        self.text_valid.then_some(&self.scenario)
+        self.text_valid().then_some(&self.scenario)
     }
 
     /// Whether the form may edit: only when the text parses (see `apply_in`).
     pub fn form_open(&self) -> bool {
-        self.text_valid
+        self.text_valid()
+    }
+
+    /// Whether the text itself reads as `scenario` (a refused form edit leaves it so).
+    pub fn text_valid(&self) -> bool {
+        matches!(self.health, Health::Valid | Health::EditRefused { .. })
+    }
+
+    /// Whether `scenario` is only a stand-in for a text that never loaded.
+    pub fn nothing_loaded(&self) -> bool {
+        matches!(self.health, Health::NeverLoaded { .. })
+    }
+
+    /// Why the text does not load, if it does not.
+    pub fn text_error(&self) -> Option<&LoadError> {
+        match &self.health {
+            Health::TextInvalid { error } | Health::NeverLoaded { error } => Some(error),
+            Health::Valid | Health::EditRefused { .. } => None,
+        }
+    }
+
+    /// Why the last form edit was refused, if it was.
+    pub fn edit_error(&self) -> Option<&LoadError> {
+        match &self.health {
+            Health::EditRefused { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+
+    /// Why the text or the last form edit was refused; `None` when all is well.
+    pub fn error(&self) -> Option<&LoadError> {
+        self.text_error().or(self.edit_error())
     }
 
     /// The same editor with no way back: what was just opened is where undo stops.
@@ -310,7 +336,10 @@ impl Editor {
 
     /// What the author typed into the field at `path`, if the editor refused it.
     pub fn rejected_input(&self, path: &str) -> Option<&str> {
-        self.rejected.as_ref().filter(|(p, _)| p == path).map(|(_, input)| input.as_str())
+        match &self.health {
+            Health::EditRefused { field: Some((p, input)), .. } if p == path => Some(input),
+            _ => None,
+        }
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -352,22 +381,31 @@ impl Editor {
     /// one and the reason (with a "did you mean" when a member name is near a known one).
     fn with_text(&self, text: String) -> Editor {
         let mut next = self.clone();
-        next.rejected = None;
-        next.source = Source::Text;
         match load::parse_scenario(&text) {
             Ok(scenario) => {
                 next.scenario = scenario;
-                next.error = None;
-                next.text_valid = true;
-                next.nothing_loaded = false;
+                next.health = Health::Valid;
             }
             Err(error) => {
-                next.error = Some(lint::explain(error, &text));
-                next.text_valid = false;
+                let error = lint::explain(error, &text);
+                // A text that never loaded stays so until one does.
+                next.health = match self.health {
+                    Health::NeverLoaded { .. } => Health::NeverLoaded { error },
+                    _ => Health::TextInvalid { error },
+                };
             }
         }
         next.text = text;
         next
+    }
+
+    /// The same editor as a text just opened: if it does not load, there is no last valid
+    /// version of it to show.
+    fn opened(mut self) -> Editor {
+        if let Health::TextInvalid { error } = self.health {
+            self.health = Health::NeverLoaded { error };
+        }
+        self
     }
 
     /// The editor holding `scenario`, its text rewritten (valid by construction: it was
@@ -376,11 +414,7 @@ impl Editor {
         let mut next = self.clone();
         next.text = codec::write_scenario(&scenario).pretty();
         next.scenario = scenario;
-        next.error = None;
-        next.source = Source::Text;
-        next.text_valid = true;
-        next.nothing_loaded = false;
-        next.rejected = None;
+        next.health = Health::Valid;
         next
     }
 
@@ -388,9 +422,7 @@ impl Editor {
         let typed = typed_field(&action);
         let refused = |error: LoadError| {
             let mut next = self.clone();
-            next.error = Some(error);
-            next.source = Source::Form;
-            next.rejected = typed.clone();
+            next.health = Health::EditRefused { error, field: typed.clone() };
             next
         };
         let mut edited = self.scenario.clone();

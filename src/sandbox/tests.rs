@@ -2,8 +2,8 @@ use super::lint::{did_you_mean, explain, lint};
 use super::story::{self, Place};
 use super::timeline::{self, Handle, Scale};
 use super::{
-    Action, BLANK, Direction, Editor, Field, Group, List, PromptPart, Row, Setting, Source, StepAt,
-    Story, fault_kinds, fault_template, fields, step_kinds, step_template, with_field,
+    Action, BLANK, Direction, Editor, Field, Group, List, PromptPart, Row, Setting, StepAt, Story,
+    fault_kinds, fault_template, fields, step_kinds, step_template, with_field,
 };
 use crate::catalogue;
 use crate::sim;
@@ -15,7 +15,7 @@ fn editor() -> Editor {
 
 fn blank() -> Editor {
     let e = editor().apply(Action::LoadCopy(BLANK.to_owned()));
-    assert_eq!(e.error, None, "the blank template loads");
+    assert_eq!(e.error(), None, "the blank template loads");
     e
 }
 
@@ -33,18 +33,18 @@ fn every_template_is_valid_as_it_stands() {
             kind: (*kind).into(),
             at: None,
         });
-        assert_eq!(next.error, None, "step {kind}: {}", step_template(kind));
+        assert_eq!(next.error(), None, "step {kind}: {}", step_template(kind));
     }
     for kind in fault_kinds() {
         let next = e.apply(Action::AddFault((*kind).to_owned()));
-        assert_eq!(next.error, None, "fault {kind}: {}", fault_template(kind, "A", "redis", 500));
+        assert_eq!(next.error(), None, "fault {kind}: {}", fault_template(kind, "A", "redis", 500));
     }
 }
 
 #[test]
 fn form_edits_rewrite_the_text_and_round_trip() {
     let e = editor().apply(Action::AddWorker).apply(Action::SetStart(2, "45000".into()));
-    assert_eq!(e.error, None);
+    assert_eq!(e.error(), None);
     assert_eq!(e.scenario.setup.workers.len(), 3);
     assert_eq!(e.scenario.setup.workers[2].name, "C");
     assert!(e.text.contains("\"start_ms\": 45000"), "{}", e.text);
@@ -58,9 +58,12 @@ fn form_edits_rewrite_the_text_and_round_trip() {
 fn a_refused_field_keeps_what_was_typed_and_the_text() {
     let e = editor();
     let bad = e.apply(Action::SetField(Row::Step(program(0, 0)), "ttl_ms".into(), "soon".into()));
-    let error = bad.error.clone().expect("refused");
+    let error = bad.error().cloned().expect("refused");
     assert_eq!(error.path, "$.workers[0].program[0].ttl_ms");
-    assert_eq!((error.line, bad.source), (error.line, Source::Form));
+    assert!(
+        matches!(bad.health, crate::sandbox::Health::EditRefused { .. }),
+        "a form edit's refusal"
+    );
     assert_eq!(bad.rejected_input("$.workers[0].program[0].ttl_ms"), Some("soon"));
     assert_eq!(bad.scenario, e.scenario);
     assert_eq!(bad.text, e.text);
@@ -69,7 +72,7 @@ fn a_refused_field_keeps_what_was_typed_and_the_text() {
     // The next good edit clears the refusal.
     let good =
         bad.apply(Action::SetField(Row::Step(program(0, 0)), "ttl_ms".into(), "5000".into()));
-    assert_eq!((good.error.clone(), good.rejected.clone()), (None, None));
+    assert_eq!((good.error(), good.health.clone()), (None, crate::sandbox::Health::Valid));
     assert!(good.text.contains("\"ttl_ms\": 5000"));
     assert_eq!(
         e.apply(Action::SetSeed("x".into())).rejected_input("$.seed"),
@@ -82,8 +85,8 @@ fn a_refused_field_keeps_what_was_typed_and_the_text() {
 fn invalid_text_locks_the_form_instead_of_being_replaced() {
     let half = "{\"format\": 1,\n  \"title\": \"My half-typed paragraph";
     let e = editor().apply(Action::SetText(half.to_owned()));
-    let error = e.error.clone().expect("refused");
-    assert_eq!((e.source, error.line > 0), (Source::Text, true), "{error}");
+    let error = e.error().cloned().expect("refused");
+    assert!(e.text_error().is_some() && error.line > 0, "{error}");
     assert!(!e.form_open());
     for action in [
         Action::SetSeed("7".into()),
@@ -166,7 +169,7 @@ fn steps_go_where_the_author_puts_them_and_optional_members_are_reachable() {
         kind: "watchdog".into(),
         at: Some(1),
     });
-    assert_eq!(with.error, None);
+    assert_eq!(with.error(), None);
     let kinds: Vec<String> = with.scenario.setup.workers[0]
         .program
         .iter()
@@ -181,7 +184,7 @@ fn steps_go_where_the_author_puts_them_and_optional_members_are_reachable() {
     );
     let at = Row::Step(program(0, 1));
     let set = with.apply(Action::SetField(at, "interval_ms".into(), "10000".into()));
-    assert_eq!(set.error, None);
+    assert_eq!(set.error(), None);
     assert!(set.text.contains("\"interval_ms\": 10000"), "{}", set.text);
     let unset = set.apply(Action::SetField(at, "interval_ms".into(), " ".into()));
     assert!(!unset.text.contains("interval_ms"));
@@ -195,10 +198,10 @@ fn steps_go_where_the_author_puts_them_and_optional_members_are_reachable() {
     assert_eq!(retry.scenario.setup.workers[0].on_rejected.len(), 1);
     // The database's check is a setting of its own.
     let unguarded = e.apply(Action::SetSetting(Setting::Guard, "none".into()));
-    assert_eq!(unguarded.error, None);
+    assert_eq!(unguarded.error(), None);
     assert_eq!(super::setting_words(&unguarded.scenario, Setting::Guard).1, "none");
     let refused = e.apply(Action::SetSetting(Setting::Guard, "maybe".into()));
-    assert_eq!(refused.error.map(|e| e.path), Some("$.sql.guard".to_owned()));
+    assert_eq!(refused.error().map(|e| e.path.clone()), Some("$.sql.guard".to_owned()));
 }
 
 #[test]
@@ -236,13 +239,13 @@ fn removing_a_worker_takes_its_faults_and_renaming_follows_them() {
         lane: "B".into(),
         at_ms: 2_000,
     });
-    assert_eq!(e.error, None);
+    assert_eq!(e.error(), None);
     let renamed = e.apply(Action::RenameWorker(0, "Z".into()));
-    assert_eq!(renamed.error, None, "{:?}", renamed.error);
+    assert_eq!(renamed.error(), None, "{:?}", renamed.error());
     assert!(renamed.text.contains("\"worker\": \"Z\""));
-    assert!(renamed.apply(Action::RenameWorker(0, "B".into())).error.is_some(), "names differ");
+    assert!(renamed.apply(Action::RenameWorker(0, "B".into())).error().is_some(), "names differ");
     let removed = renamed.apply(Action::RemoveWorker(0));
-    assert_eq!(removed.error, None);
+    assert_eq!(removed.error(), None);
     // Z's faults went with it; B's crash is still B's, now that B is the first worker.
     assert_eq!(removed.scenario.setup.faults.len(), 1, "{:?}", removed.scenario.setup.faults);
     assert_eq!(removed.scenario.setup.faults[0].worker(), Some(&sim::WorkerId(0)));
@@ -251,7 +254,7 @@ fn removing_a_worker_takes_its_faults_and_renaming_follows_them() {
         removed.text.contains(r#""fault": "crash","#) && removed.text.contains(r#""worker": "B""#)
     );
     let last = Editor::new(&removed.scenario);
-    assert!(last.apply(Action::RemoveWorker(0)).error.is_some(), "one worker must remain");
+    assert!(last.apply(Action::RemoveWorker(0)).error().is_some(), "one worker must remain");
 }
 
 /// The lint's findings for a scenario edited by `actions` from the fenced GC-pause lesson.
@@ -259,7 +262,7 @@ fn check_lint(actions: Vec<Action>, expect: &[(&str, &str)]) {
     let mut e = editor();
     for action in actions {
         e = e.apply(action);
-        assert_eq!(e.error, None);
+        assert_eq!(e.error(), None);
     }
     let trace = sim::run(&e.scenario.setup);
     let found: Vec<(String, String)> =
@@ -325,10 +328,10 @@ fn lint_names_what_never_happens_in_this_run() {
 fn a_misspelt_member_is_named_with_what_was_meant() {
     let text = editor().text.replace("\"until_ms\"", "\"until\"");
     let e = editor().apply(Action::SetText(text));
-    let message = e.error.expect("refused").message;
+    let message = e.error().expect("refused").message.clone();
     assert!(message.contains("`until`; did you mean `until_ms`?"), "{message}");
     let text = editor().text.replace("\"ttl_ms\"", "\"tll_ms\"");
-    let message = editor().apply(Action::SetText(text)).error.expect("refused").message;
+    let message = editor().apply(Action::SetText(text)).error().expect("refused").message.clone();
     assert!(message.contains("did you mean `ttl_ms`?"), "{message}");
     assert_eq!(did_you_mean("zzz", ["granted"]), None);
     let untouched = explain(
@@ -364,7 +367,7 @@ fn a_third_worker_marks_the_sentences_it_makes_untrue() {
     // C starts before B and takes the lock B used to get: the paragraphs that said B got
     // that token, and the promised outcome, are marked.
     let three = e.apply(Action::AddWorker).apply(Action::SetStart(2, "30500".into()));
-    assert_eq!(three.error, None);
+    assert_eq!(three.error(), None);
     let marks = story::marks(&sim::run(&three.scenario.setup), &three.scenario);
     assert!(
         marks.iter().any(|m| matches!(m.place, Place::Narration(_)) && m.why.contains("B's grant")),
@@ -402,7 +405,7 @@ fn prompts_are_written_in_the_form() {
         .apply(Action::SetPrompt(0, PromptPart::Option(2), "Both".into()))
         .apply(Action::SetAnswer(0, 2))
         .apply(Action::SetPrompt(0, PromptPart::Explanation, "Because.".into()));
-    assert_eq!(asked.error, None);
+    assert_eq!(asked.error(), None);
     let p = &asked.scenario.prompts[0];
     assert_eq!((p.question.as_str(), p.answer, p.options.len()), ("Who writes?", 2, 3));
 }
@@ -425,7 +428,7 @@ fn the_timeline_turns_drags_and_keys_into_edits() {
         timeline::move_to(&s.setup, Handle::FaultEnd(pause.fault), pause.from_ms + 50_000)
             .expect("edit"),
     );
-    assert_eq!(stretched.error, None);
+    assert_eq!(stretched.error(), None);
     let after = timeline::spans(&stretched.scenario.setup);
     assert_eq!(after[0].to_ms - after[0].from_ms, 50_000);
     let nudged =
@@ -440,7 +443,7 @@ fn the_timeline_turns_drags_and_keys_into_edits() {
         "a node fault on a worker"
     );
     let dropped = e.apply(timeline::drop_fault(&s.setup, "hang", "B", 12_345).expect("fits"));
-    assert_eq!(dropped.error, None);
+    assert_eq!(dropped.error(), None);
     assert_eq!(timeline::spans(&dropped.scenario.setup).last().map(|sp| sp.from_ms), Some(12_300));
 }
 
@@ -521,16 +524,16 @@ fn a_draft_whose_text_never_loaded_shows_no_stand_in() {
     let opened = Editor::new(&catalogue::find("gc-pause-fenced").expect("built-in"))
         .apply(Action::Load(broken.clone()))
         .settled();
-    assert!(opened.nothing_loaded, "the blank start is not this draft's last valid scenario");
+    assert!(opened.nothing_loaded(), "the blank start is not this draft's last valid scenario");
     assert!(opened.runnable().is_none() && !opened.can_undo());
-    let message = opened.error.as_ref().map(ToString::to_string).unwrap_or_default();
+    let message = opened.error().map(ToString::to_string).unwrap_or_default();
     assert!(message.contains("no worker is called \u{201c}Z\u{201d}"), "{message}");
     // Once the text loads, its scenario is real, and stays the last valid one when the
     // text breaks again.
     let fixed = opened.apply(Action::SetText(good.clone()));
-    assert!(!fixed.nothing_loaded && fixed.runnable().is_some());
+    assert!(!fixed.nothing_loaded() && fixed.runnable().is_some());
     let again = fixed.apply(Action::SetText(broken));
-    assert!(!again.nothing_loaded && again.runnable().is_none() && again.can_undo());
+    assert!(!again.nothing_loaded() && again.runnable().is_none() && again.can_undo());
 }
 
 #[test]
@@ -538,7 +541,7 @@ fn a_rename_follows_the_worker_through_the_lesson() {
     // The built-in's narration, prompts and claims name A: after A becomes Alpha they name
     // Alpha, so every sentence still holds and no anchor points at nobody.
     let renamed = editor().apply(Action::RenameWorker(0, "Alpha".into()));
-    assert_eq!(renamed.error, None);
+    assert_eq!(renamed.error(), None);
     let s = &renamed.scenario;
     let trace = sim::run(&s.setup);
     assert_eq!(story::marks(&trace, s), Vec::new(), "the story still holds");

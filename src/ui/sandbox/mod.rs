@@ -17,7 +17,7 @@ use crate::catalogue::codec;
 use crate::i18n::Messages;
 use crate::sandbox::builder::{Builder, Msg, Storage};
 use crate::sandbox::{
-    Action, Direction, Editor, Field, Group, List, Preview, Row, Setting, Source, StepAt,
+    Action, Direction, Editor, Field, Group, Health, List, Preview, Row, Setting, StepAt,
     fault_kinds, fields, row_kind, row_path, setting_words, step_kinds,
 };
 use crate::ui::i18n::use_i18n;
@@ -95,11 +95,8 @@ pub(super) fn select_value(e: &Event) -> String {
 /// The one line a refused form edit shows, under the field it is about: the loader's
 /// reason without a line and column (the author typed into a field, not the text).
 fn field_error(editor: &Editor, path: &str) -> Html {
-    let Some(error) = &editor.error else { return Html::default() };
-    if editor.source != Source::Form {
-        return Html::default();
-    }
-    let here = match &editor.rejected {
+    let Health::EditRefused { error, field } = &editor.health else { return Html::default() };
+    let here = match field {
         Some((field, _)) => field == path,
         None => error.path == path,
     };
@@ -198,7 +195,7 @@ fn ScenarioEditor() -> Html {
             }
             // A draft whose text never loaded has no run of its own: showing the stand-in's
             // would show another lesson.
-            if editor.nothing_loaded {
+            if editor.nothing_loaded() {
                 <p class="notice" role="status" data-testid="sandbox-nothing-loaded">{ m.lab("sandbox.nothing_loaded") }</p>
             } else {
                 <preview::Preview preview={(*preview).clone()} apply={apply.clone()} />
@@ -211,16 +208,16 @@ fn ScenarioEditor() -> Html {
             }
             <div class="editor-grid">
                 <div class="form" data-testid="sandbox-form">
-                    if locked && !editor.nothing_loaded {
+                    if locked && !editor.nothing_loaded() {
                         <p class="field-error" role="status" data-testid="sandbox-form-locked">{ m.lab(if editor.can_undo() { "sandbox.form_locked" } else { "sandbox.form_locked_fix" }) }</p>
                     }
                     // A refused field shows what was typed; say plainly that the scenario (and
                     // Run) keeps the last values that loaded until the field is fixed.
-                    if let (Some(_), Source::Form) = (&editor.error, editor.source) {
+                    if editor.edit_error().is_some() {
                         <p class="field-error" role="status" data-testid="sandbox-field-kept">{ m.lab("sandbox.field_kept") }</p>
                     }
                     // The stand-in of a draft that never loaded is not shown as its form.
-                    <fieldset class="form-body" disabled={locked} hidden={editor.nothing_loaded}>
+                    <fieldset class="form-body" disabled={locked} hidden={editor.nothing_loaded()}>
                         <story::StoryForm editor={editor.clone()} preview={(*preview).clone()} apply={apply.clone()} />
                         { settings(&m, editor, &apply) }
                         <h3>{ m.lab("sandbox.workers") }</h3>
@@ -257,8 +254,8 @@ fn ScenarioEditor() -> Html {
                 <div class="json">
                     <label for="sandbox-json">{ m.lab("sandbox.json") }</label>
                     <textarea id="sandbox-json" class="code" spellcheck="false" rows="28" data-testid="sandbox-json"
-                        aria-invalid={(!editor.text_valid).to_string()} value={editor.text.clone()} oninput={on_text} />
-                    if let (Some(e), Source::Text) = (&editor.error, editor.source) {
+                        aria-invalid={(!editor.text_valid()).to_string()} value={editor.text.clone()} oninput={on_text} />
+                    if let Some(e) = editor.text_error() {
                         <p class="field-error" role="alert" data-testid="sandbox-error">{ e.to_string() }</p>
                     } else {
                         <p class="ok" data-testid="sandbox-valid">{ m.labf("sandbox.valid", &[("workers", &s.setup.workers.len().to_string()), ("faults", &s.setup.faults.len().to_string())]) }</p>
