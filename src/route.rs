@@ -103,8 +103,10 @@ pub enum View {
     Handout { id: ScenarioId },
     /// `#/quiz`
     Quiz,
-    /// `#/sandbox`
-    Sandbox,
+    /// `#/sandbox`: the lesson builder, opening the author's drafts, or a copy of a
+    /// built-in (`edit=<id>`), or a scenario carried in the link (`sj=`/`sz=`, made a copy
+    /// with a new id by `copy=1`).
+    Sandbox { open: Option<Target>, copy: bool },
     /// `#/explore`
     Explore,
     /// `#/break/<id>` or `#/break?sz=...`: the schedule search ("try to break it") on a
@@ -150,7 +152,7 @@ impl View {
             | View::Compare { .. }
             | View::Export { .. }
             | View::Handout { .. }
-            | View::Sandbox
+            | View::Sandbox { .. }
             | View::Custom { .. } => Page::Lab,
             View::Explore | View::Break { .. } => Page::Explore,
             View::Home | View::Scenario { .. } | View::NotFound { .. } | View::Invalid { .. } => {
@@ -160,7 +162,7 @@ impl View {
     }
 }
 
-/// What a search runs on.
+/// What a search runs on, or what the sandbox opens.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Target {
     Builtin(ScenarioId),
@@ -204,6 +206,8 @@ impl Link {
         let (path, query) = raw.split_once('?').unwrap_or((raw, ""));
         let mut link = Link::default();
         let mut payload: Option<Payload> = None;
+        // The sandbox's own members: a built-in to copy, and whether a carried one is copied.
+        let (mut edit, mut copy) = (None, false);
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             let Some(value) = percent_decode(value) else {
@@ -291,6 +295,11 @@ impl Link {
                     Some(i) => link.options.theme = [Theme::Auto, Theme::Light, Theme::Dark][i],
                     None => return bad_option(name, &value, "auto, light or dark"),
                 },
+                "edit" => match ScenarioId::parse(&value) {
+                    Some(id) => edit = Some(id),
+                    None => return bad_option(name, &value, "a scenario id"),
+                },
+                "copy" => copy = value == "1",
                 "sj" => match base64url_decode(&value).and_then(|bytes| String::from_utf8(bytes).ok()) {
                     Some(json) => payload = Some(Payload::Json(json)),
                     None => return invalid("The scenario in this link is damaged (sj= is not base64url JSON); was it cut short?".to_owned()),
@@ -324,8 +333,10 @@ impl Link {
             (["export", id], None) if let Some(id) = ScenarioId::parse(id) => View::Export { id },
             (["handout", id], None) if let Some(id) = ScenarioId::parse(id) => View::Handout { id },
             (["quiz"], None) => View::Quiz,
-            // The sandbox reads its own query (a draft, a copy to make): see sandbox::Opening.
-            (["sandbox"], _) => View::Sandbox,
+            (["sandbox"], payload) => {
+                let open = edit.map(Target::Builtin).or(payload.map(Target::Carried));
+                View::Sandbox { open, copy }
+            }
             (["explore"], None) => View::Explore,
             (["break", id], None) if let Some(id) = ScenarioId::parse(id) => {
                 View::Break { target: Target::Builtin(id) }
@@ -359,7 +370,22 @@ impl Link {
             View::Export { id } => (format!("/export/{id}"), Vec::new()),
             View::Handout { id } => (format!("/handout/{id}"), Vec::new()),
             View::Quiz => ("/quiz".to_owned(), Vec::new()),
-            View::Sandbox => ("/sandbox".to_owned(), Vec::new()),
+            View::Sandbox { open, copy } => {
+                let mut query = match open {
+                    None => Vec::new(),
+                    Some(Target::Builtin(id)) => vec![("edit".into(), id.to_string())],
+                    Some(Target::Carried(Payload::Json(json))) => {
+                        vec![("sj".into(), base64url_encode(json.as_bytes()))]
+                    }
+                    Some(Target::Carried(Payload::Deflated(bytes))) => {
+                        vec![("sz".into(), base64url_encode(bytes))]
+                    }
+                };
+                if *copy {
+                    query.push(("copy".into(), "1".into()));
+                }
+                ("/sandbox".to_owned(), query)
+            }
             View::Explore => ("/explore".to_owned(), Vec::new()),
             View::Break { target: Target::Builtin(id) } => (format!("/break/{id}"), Vec::new()),
             View::Break { target: Target::Carried(Payload::Json(json)) } => {

@@ -24,7 +24,14 @@ fn parses_views() {
     assert_eq!(view("#/export/a-b"), View::Export { id: ScenarioId::literal("a-b") });
     assert_eq!(view("#/handout/a-b"), View::Handout { id: ScenarioId::literal("a-b") });
     assert_eq!(view("#/quiz"), View::Quiz);
-    assert_eq!(view("#/sandbox"), View::Sandbox);
+    assert_eq!(view("#/sandbox"), View::Sandbox { open: None, copy: false });
+    assert_eq!(
+        view("#/sandbox?edit=gc-pause-fenced&copy=1"),
+        View::Sandbox {
+            open: Some(super::Target::Builtin(ScenarioId::literal("gc-pause-fenced"))),
+            copy: true
+        }
+    );
     assert_eq!(view("#/explore"), View::Explore);
     assert_eq!(view("#/nope"), View::NotFound { asked: "/nope".into() });
     assert_eq!(view("#/s/Bad_Id"), View::NotFound { asked: "/s/Bad_Id".into() });

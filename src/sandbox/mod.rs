@@ -10,13 +10,20 @@
 pub mod builder;
 pub mod drafts;
 mod fields;
+mod keys;
+mod link;
 pub mod lint;
 pub mod story;
+mod templates;
 pub mod timeline;
 
 pub use fields::{
     Field, Setting, field_words, fields, optional_members, row_kind, setting_words, with_field,
 };
+pub use keys::message_keys;
+pub use link::{Opening, copy_hash, link_hash};
+pub use templates::{BLANK, fault_kinds, fault_on_node, fault_template, step_kinds, step_template};
+use templates::{BLANK_ID, copy_id};
 
 use crate::catalogue::codec;
 use crate::catalogue::codec::LoadError;
@@ -493,185 +500,6 @@ impl Import {
         }
         Import::Scenario(text.to_owned())
     }
-}
-
-/// What the sandbox's link asks it to open.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Opening {
-    Nothing,
-    /// `edit=<id>`: a copy of a built-in (a player's "Edit a copy").
-    Builtin(String),
-    /// `sj=`: a scenario's text; `copy=1` makes it a copy with a new id.
-    Json {
-        text: String,
-        copy: bool,
-    },
-    /// `sz=`: the same, compressed (the shell inflates it).
-    Deflated {
-        bytes: Vec<u8>,
-        copy: bool,
-    },
-}
-
-impl Opening {
-    /// Reads `#/sandbox?...`; anything unreadable opens nothing (the drafts, as usual).
-    pub fn of(hash: &str) -> Opening {
-        let Some(query) = hash.strip_prefix("#/sandbox?") else { return Opening::Nothing };
-        let mut copy = false;
-        let mut found = Opening::Nothing;
-        for pair in query.split('&') {
-            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            match name {
-                "copy" => copy = value == "1",
-                "edit" if crate::sim::scenario::is_scenario_id(value) => {
-                    found = Opening::Builtin(value.to_owned())
-                }
-                "sj" => {
-                    if let Some(text) = crate::route::base64url_decode(value)
-                        .and_then(|b| String::from_utf8(b).ok())
-                    {
-                        found = Opening::Json { text, copy: false };
-                    }
-                }
-                "sz" => {
-                    if let Some(bytes) =
-                        crate::route::base64url_decode(value).filter(|b| !b.is_empty())
-                    {
-                        found = Opening::Deflated { bytes, copy: false };
-                    }
-                }
-                _ => {}
-            }
-        }
-        match found {
-            Opening::Json { text, .. } => Opening::Json { text, copy },
-            Opening::Deflated { bytes, .. } => Opening::Deflated { bytes, copy },
-            other => other,
-        }
-    }
-}
-
-/// The sandbox's link carrying the open draft as typed: compressed when the browser could,
-/// else as text.
-pub fn link_hash(deflated: &Option<Vec<u8>>, text: &str) -> String {
-    match deflated {
-        Some(bytes) => format!("#/sandbox?sz={}", crate::route::base64url_encode(bytes)),
-        None => format!("#/sandbox?sj={}", crate::route::base64url_encode(text.as_bytes())),
-    }
-}
-
-/// A player's "Edit a copy": the sandbox on a copy of the scenario of `link` (a built-in by
-/// its id, a scenario carried in a link by that link's payload).
-pub fn copy_hash(view: &crate::route::View) -> Option<String> {
-    use crate::route::{Link, View};
-    match view {
-        View::Scenario { id } => Some(format!("#/sandbox?edit={id}")),
-        // The scenario's own link, its query (`sz=` or `sj=`) handed on as it is.
-        View::Custom { .. } => {
-            let hash = Link::to(view.clone()).to_hash();
-            hash.split_once('?').map(|(_, query)| format!("#/sandbox?copy=1&{query}"))
-        }
-        _ => None,
-    }
-}
-
-/// The scenario a lesson starts from when the author wants nothing of the built-ins: one
-/// worker that takes the lock with a token (trying for the whole run while another holds
-/// it), writes with it and releases, against one Redis and the fenced order row. Every
-/// text is a placeholder the form flags.
-pub const BLANK: &str = r#"{"format":1,"id":"my-lesson","title":"My lesson","summary":"What this lesson shows, in one or two sentences.","goal":"What the learner should be able to explain afterwards.","seed":1,"until_ms":60000,"redis":{"nodes":[{"name":"redis"}],"lock_key":"lock:order:42","fence_key":"fence:order:42"},"sql":{"order_id":42,"last_fence":0},"workers":[{"name":"A","program":[{"do":"acquire","ttl_ms":30000,"attempts":60},{"do":"compute","ms":1000},{"do":"write","status":"paid"},{"do":"release"}]}]}"#;
-
-/// The blank lesson's id.
-const BLANK_ID: &str = "my-lesson";
-
-/// A copy's id: the original's with `-copy` (an id is at most 64 characters).
-fn copy_id(id: &ScenarioId) -> ScenarioId {
-    if id.ends_with("-copy") {
-        return id.clone();
-    }
-    let stem: String = id.chars().take(64 - "-copy".len()).collect();
-    // A valid id's first 59 bytes, without trailing dashes, plus `-copy` is valid again.
-    ScenarioId::parse(&format!("{}-copy", stem.trim_end_matches('-'))).unwrap_or_else(|| id.clone())
-}
-
-/// A starting point for a new step of `kind`, valid as it stands.
-pub fn step_template(kind: &str) -> String {
-    match kind {
-        "acquire" => r#"{"do":"acquire","ttl_ms":30000}"#.to_owned(),
-        "wait-replicas" => r#"{"do":"wait-replicas","replicas":1,"timeout_ms":100}"#.to_owned(),
-        "compute" | "sleep" => format!(r#"{{"do":"{kind}","ms":1000}}"#),
-        "write" => r#"{"do":"write","status":"paid"}"#.to_owned(),
-        other => format!(r#"{{"do":"{other}"}}"#),
-    }
-}
-
-/// A starting point for a new fault of `kind` on `worker` / `node`, at `at_ms`.
-pub fn fault_template(kind: &str, worker: &str, node: &str, at_ms: u64) -> String {
-    match kind {
-        "pause" => {
-            format!(r#"{{"fault":"pause","worker":"{worker}","at_ms":{at_ms},"pause_ms":35000}}"#)
-        }
-        "hang" => {
-            format!(r#"{{"fault":"hang","worker":"{worker}","at_ms":{at_ms},"hang_ms":35000}}"#)
-        }
-        "crash" => format!(r#"{{"fault":"crash","worker":"{worker}","at_ms":{at_ms}}}"#),
-        "lose-reply" => format!(r#"{{"fault":"lose-reply","worker":"{worker}","step":0}}"#),
-        "delay" => format!(
-            r#"{{"fault":"delay","worker":"{worker}","at_ms":{at_ms},"window_ms":1000,"delay_ms":35000}}"#
-        ),
-        "crash-node" => format!(r#"{{"fault":"crash-node","node":"{node}","at_ms":{at_ms}}}"#),
-        "clock-jump" => {
-            format!(r#"{{"fault":"clock-jump","node":"{node}","at_ms":{at_ms},"jump_ms":30000}}"#)
-        }
-        "partition" => format!(
-            r#"{{"fault":"partition","worker":"{worker}","node":"{node}","at_ms":{at_ms},"partition_ms":35000}}"#
-        ),
-        _ => format!(r#"{{"fault":"set-counter","at_ms":{at_ms},"value":"0"}}"#),
-    }
-}
-
-/// Whether a fault of `kind` belongs on a Redis node's lane (else on a worker's).
-pub fn fault_on_node(kind: &str) -> bool {
-    matches!(kind, "crash-node" | "clock-jump" | "set-counter")
-}
-
-/// The kinds offered in the "add" menus.
-pub fn step_kinds() -> Vec<&'static str> {
-    codec::steps()
-}
-
-pub fn fault_kinds() -> Vec<&'static str> {
-    codec::faults()
-}
-
-/// Every message key the sandbox's form builds from the format's names (labels and help of
-/// members, step kinds and fault kinds, the settings' words), for the packs' native test.
-pub fn message_keys() -> Vec<String> {
-    use crate::sim::scenario::{FaultKind, StepKind, Word};
-    // The members come from the format's own tables (each step's and each fault's), so a
-    // member added to the format is a key the packs must have, not one a list forgot.
-    let mut members: Vec<&str> = Vec::new();
-    let step_members = StepKind::WORDS.iter().flat_map(|(_, k)| k.members());
-    let fault_members = FaultKind::WORDS.iter().flat_map(|(_, k)| k.members());
-    for m in step_members.chain(fault_members).copied().chain(["guard", "tokens"]) {
-        if !matches!(m, "do" | "fault") && !members.contains(&m) {
-            members.push(m);
-        }
-    }
-    let mut keys = Vec::new();
-    for m in members {
-        keys.push(format!("sandbox.member.{m}"));
-        keys.push(format!("sandbox.help.{m}"));
-    }
-    for k in codec::steps() {
-        keys.push(format!("sandbox.step.{k}"));
-        keys.push(format!("sandbox.help.step.{k}"));
-    }
-    keys.extend(codec::faults().iter().map(|k| format!("sandbox.fault.{k}")));
-    for (setting, name) in [(Setting::Guard, "guard"), (Setting::Tokens, "tokens")] {
-        keys.extend(setting.words().iter().map(|w| format!("sandbox.word.{name}.{w}")));
-    }
-    keys
 }
 
 /// The path of one step, as the loader names it.

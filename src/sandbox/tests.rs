@@ -472,9 +472,12 @@ fn links_and_files_open_what_they_carry() {
     assert_eq!(Opening::of(&custom), Opening::Deflated { bytes: vec![9, 8], copy: true });
     let json = copy_hash(&View::Custom { payload: Payload::Json("{}".into()) }).expect("a link");
     assert_eq!(Opening::of(&json), Opening::Json { text: "{}".into(), copy: true });
-    // The main page's router sends these to the sandbox, whatever they carry.
+    // The one parser of the address reads them: the sandbox, with what to open (an id
+    // that is not one is the route's error page, as any damaged link is).
+    assert!(matches!(crate::route::Link::parse("#/sandbox?edit=../x").view, View::Invalid { .. }));
     for hash in [built_in, custom, json, hash] {
-        assert_eq!(crate::route::Link::parse(&hash).view, View::Sandbox, "{hash}");
+        let view = crate::route::Link::parse(&hash).view;
+        assert!(matches!(view, View::Sandbox { open: Some(_), .. }), "{hash}");
     }
     // The player's JSON export is a record of a run: the sandbox says so instead of
     // reporting a missing `format`.

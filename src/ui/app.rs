@@ -49,7 +49,7 @@ fn render_main<P: Pages>(link: &Link, m: &Messages) -> Html {
         | View::Compare { .. }
         | View::Export { .. }
         | View::Handout { .. }
-        | View::Sandbox
+        | View::Sandbox { .. }
         | View::Explore
         | View::Break { .. }
         | View::Custom { .. } => Html::default(),
@@ -146,7 +146,7 @@ impl Pages for LabPages {
             View::Quiz => {
                 html! { <QuizPage embed={link.embed} origins={link.origins.clone()} link={link.clone()} /> }
             }
-            View::Sandbox => html! { <crate::ui::sandbox::SandboxPage /> },
+            View::Sandbox { .. } => html! { <crate::ui::sandbox::SandboxPage /> },
             View::Custom { payload } => {
                 html! { <CustomScenario payload={payload.clone()} link={link.clone()} /> }
             }
