@@ -498,6 +498,52 @@ mod tests {
         );
     }
 
+    /// The whole text, byte for byte: LRSs and H5P hosts have stored statements of this
+    /// shape, so a change of member order, spacing or number form must be deliberate.
+    #[test]
+    fn statements_and_the_envelope_are_written_byte_for_byte() {
+        let question = Activity {
+            id: "https://example.org/playground/#/s/gc-pause-fenced?prompt=0".into(),
+            name: "Which write lands? \"B's\"".into(),
+            choices: vec!["A's".into(), "B's".into()],
+            correct: Some(1),
+        };
+        let parent = Activity {
+            id: "https://example.org/playground/#/s/gc-pause-fenced".into(),
+            name: "GC pause".into(),
+            ..Activity::default()
+        };
+        let answered = Outcome { success: Some(false), response: Some(0), ..Outcome::default() };
+        let text = statement(&context(None), Verb::Answered, &question, &answered, Some(&parent));
+        assert_eq!(text, ANSWERED);
+        assert_eq!(
+            h5p_envelope(&text),
+            format!(r#"{{"context":"h5p","action":"xAPI","statement":{ANSWERED}}}"#)
+        );
+        let quiz = Activity {
+            id: "https://example.org/playground/lab.html#/quiz".into(),
+            name: "Quiz".into(),
+            ..Activity::default()
+        };
+        let passed = Outcome {
+            score: Some((25, 30)),
+            success: Some(true),
+            completion: Some(true),
+            duration_ms: Some(125_500),
+            ..Outcome::default()
+        };
+        let actor = "{\"objectType\": \"Agent\",\n \"mbox\":\"mailto:learner@example.org\", \"name\": \"L\\u00e9a\"}";
+        let text = statement(&context(Some(actor)), Verb::Passed, &quiz, &passed, None);
+        assert_eq!(text, PASSED);
+        let whole = Outcome { score: Some((30, 30)), ..Outcome::default() };
+        let text = statement(&context(None), Verb::Completed, &quiz, &whole, None);
+        assert_eq!(text, COMPLETED);
+    }
+
+    const ANSWERED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType":"Agent","account":{"homePage":"https://example.org/playground/","name":"anonymous"}},"verb":{"id":"http://adlnet.gov/expapi/verbs/answered","display":{"en-US":"answered"}},"object":{"objectType":"Activity","id":"https://example.org/playground/#/s/gc-pause-fenced?prompt=0","definition":{"name":{"en-US":"Which write lands? \"B's\""},"type":"http://adlnet.gov/expapi/activities/cmi.interaction","interactionType":"choice","choices":[{"id":"0","description":{"en-US":"A's"}},{"id":"1","description":{"en-US":"B's"}}],"correctResponsesPattern":["1"]}},"result":{"success":false,"response":"0"},"context":{"contextActivities":{"parent":[{"objectType":"Activity","id":"https://example.org/playground/#/s/gc-pause-fenced","definition":{"name":{"en-US":"GC pause"}}}]}}}"##;
+    const PASSED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType": "Agent", "mbox":"mailto:learner@example.org", "name": "L\u00e9a"},"verb":{"id":"http://adlnet.gov/expapi/verbs/passed","display":{"en-US":"passed"}},"object":{"objectType":"Activity","id":"https://example.org/playground/lab.html#/quiz","definition":{"name":{"en-US":"Quiz"}}},"result":{"score":{"min":0,"max":30,"raw":25,"scaled":0.8333},"success":true,"completion":true,"duration":"PT125.5S"}}"##;
+    const COMPLETED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType":"Agent","account":{"homePage":"https://example.org/playground/","name":"anonymous"}},"verb":{"id":"http://adlnet.gov/expapi/verbs/completed","display":{"en-US":"completed"}},"object":{"objectType":"Activity","id":"https://example.org/playground/lab.html#/quiz","definition":{"name":{"en-US":"Quiz"}}},"result":{"score":{"min":0,"max":30,"raw":30,"scaled":1}}}"##;
+
     #[test]
     fn actors_uuids_fractions_and_durations() {
         assert!(
