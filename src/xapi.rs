@@ -90,12 +90,7 @@ pub fn statement(
         None => (None, None),
     };
     let result = Result_ {
-        score: outcome.score.map(|(raw, max)| Score {
-            min: 0,
-            max,
-            raw,
-            scaled: Raw(fraction(raw as u64, max as u64)),
-        }),
+        score: outcome.score.map(|(raw, max)| Score { min: 0, max, raw, scaled: Slot }),
         success: outcome.success,
         completion: outcome.completion,
         response: outcome.response.map(|r| r.to_string()),
@@ -111,7 +106,7 @@ pub fn statement(
         id: &context.id,
         timestamp: &context.timestamp,
         actor: match &context.actor {
-            Some(agent) => Actor::Given(Raw(agent.clone())),
+            Some(_) => Actor::Given(Slot),
             None => Actor::Anonymous {
                 object_type: "Agent",
                 account: Account { home_page: &context.home_page, name: "anonymous" },
@@ -146,7 +141,11 @@ pub fn statement(
             },
         }),
     };
-    json_text(&statement)
+    // The slots in the order they are written: the actor (the statement's third member),
+    // then `scaled` (in `result`, after the object).
+    let scaled = outcome.score.map(|(raw, max)| fraction(raw as u64, max as u64));
+    let texts: Vec<&str> = context.actor.as_deref().into_iter().chain(scaled.as_deref()).collect();
+    json_text(&statement, &texts)
 }
 
 /// The message an H5P host reads: `{"context":"h5p","action":"xAPI","statement":...}`.
@@ -155,9 +154,9 @@ pub fn h5p_envelope(statement: &str) -> String {
     struct Envelope {
         context: &'static str,
         action: &'static str,
-        statement: Raw,
+        statement: Slot,
     }
-    json_text(&Envelope { context: "h5p", action: "xAPI", statement: Raw(statement.to_owned()) })
+    json_text(&Envelope { context: "h5p", action: "xAPI", statement: Slot }, &[statement])
 }
 
 // The statement's shape (xAPI 1.0.3), written by serde; members that are not set are left
@@ -180,7 +179,7 @@ struct Statement<'a> {
 #[serde(untagged)]
 enum Actor<'a> {
     /// The agent from `actor=`, as the launch link wrote it (checked by [`names_learner`]).
-    Given(Raw),
+    Given(Slot),
     #[serde(rename_all = "camelCase")]
     Anonymous { object_type: &'static str, account: Account<'a> },
 }
@@ -246,7 +245,7 @@ struct Score {
     min: usize,
     max: usize,
     raw: usize,
-    scaled: Raw,
+    scaled: Slot,
 }
 
 #[derive(Serialize)]
@@ -273,27 +272,43 @@ impl Serialize for Text<'_> {
     }
 }
 
-/// JSON text written as it is: a number made without floating point (`scaled`) or an agent
-/// already checked to be one JSON object.
-struct Raw(String);
+/// Where a JSON text stands in the statement as it is: `scaled` (a number made without
+/// floating point, which would link a float writer into the first page) and the agent from
+/// `actor=` (already checked to be one JSON object; parsing it again into a value would
+/// link serde_json's parser). Serde writes it as `null`, and [`Verbatim`] writes the next
+/// text in its place. No other member of these shapes is ever null (every optional one is
+/// left out when unset), so the nulls are exactly the slots, in the order they are written.
+/// A test reads the written statement back and finds `scaled` a number and the agent an
+/// object, and another pins whole statements byte for byte.
+struct Slot;
 
-impl Serialize for Raw {
+impl Serialize for Slot {
     fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
-        // serde_json's token for raw JSON (what its `RawValue` writes, with the `raw_value`
-        // feature), used directly because `RawValue::from_string` parses the text: that
-        // would link serde_json's parser into the first page. A test reads the written
-        // statement back and finds `scaled` a number and the agent an object.
-        use serde::ser::SerializeStruct;
-        let mut raw = to.serialize_struct("$serde_json::private::RawValue", 1)?;
-        raw.serialize_field("$serde_json::private::RawValue", &self.0)?;
-        raw.end()
+        to.serialize_unit()
     }
 }
 
-/// Writing these shapes cannot fail (string keys, no floats, no I/O); an empty text would
-/// be refused by any LRS and is never posted in practice.
-fn json_text(value: &impl Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+/// serde_json's compact writing (the trait's default for every token) with each `null`
+/// replaced by the next of `texts`: serde_json's public `Formatter`, not its private raw-value
+/// token.
+struct Verbatim<'a> {
+    texts: std::slice::Iter<'a, &'a str>,
+}
+
+impl serde_json::ser::Formatter for Verbatim<'_> {
+    fn write_null<W: ?Sized + std::io::Write>(&mut self, to: &mut W) -> std::io::Result<()> {
+        to.write_all(self.texts.next().map_or(b"null", |text| text.as_bytes()))
+    }
+}
+
+/// Writing these shapes cannot fail (string keys, no floats, no I/O, and the slots' texts
+/// are `str`, so the bytes are UTF-8); an empty text would be refused by any LRS and is
+/// never posted in practice.
+fn json_text(value: &impl Serialize, texts: &[&str]) -> String {
+    let mut out = Vec::new();
+    let formatter = Verbatim { texts: texts.iter() };
+    let written = value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, formatter));
+    written.ok().and_then(|()| String::from_utf8(out).ok()).unwrap_or_default()
 }
 
 /// A version-4 UUID from 16 random bytes.
