@@ -2,13 +2,17 @@
 //! It reads the files in `static/` with serde_json and writes into `OUT_DIR`: the English
 //! messages as Rust data in three parts, the explorer page's (keys starting with
 //! `explore.`, `en_explore.rs`), the lab page's (`sandbox.`, `compare.`, `export.`, `quiz.`,
-//! `course.` or `handout.`, `en_lab.rs`) and the rest (`en_main.rs`); the built-in scenarios as compact JSON in the order of
-//! `static/scenarios/curriculum.txt` (`builtin_files.rs`, for the native tools, the tests and
-//! the lab page); their catalogue index as Rust data (`index.rs`: what the home page's cards
-//! show), so the main page carries only its own; and the timeline's rules from
+//! `course.` or `handout.`, `en_lab.rs`) and the rest (`en_main.rs`); the built-in
+//! scenarios as compact JSON in the order of `static/scenarios/curriculum.txt`
+//! (`builtin_files.rs`, for the native tools, the tests and the lab page) and their
+//! catalogue index as Rust data (`index.rs`: what the home page's cards show), so the main
+//! page carries only its own; the other JSON files the site serves (language packs, the
+//! glossary, the quiz), compact (`fetched.rs`); and the timeline's rules from
 //! `static/style.css` with the light theme's colours filled in (`svg-style.css`), which the
-//! lab's SVG export puts inside the file. The files in `static/` stay as written for the
-//! course authors and translators who read them. Touches nothing outside `OUT_DIR`.
+//! lab's SVG export puts inside the file. It is the one place the site's JSON loses its
+//! whitespace: `fence bake` (a trunk hook) writes the compact scenarios and `fetched.rs`'s
+//! files over the indented copies trunk stages. The files in `static/` stay as written for
+//! the course authors and translators who read them. Touches nothing outside `OUT_DIR`.
 
 use std::path::Path;
 
@@ -72,7 +76,7 @@ fn main() {
         // `preserve_order`); a file that does not parse is compiled in as written and gets
         // no card: the native tests name the problem.
         let root: Option<Value> = serde_json::from_str(&text).ok();
-        let compact = root.as_ref().map_or(text.clone(), Value::to_string);
+        let compact = compact(&text);
         std::fs::write(target.join(format!("{id}.json")), &compact).expect("OUT_DIR is writable");
         files.push_str(&format!(
             "    (\"{id}\", include_str!(concat!(env!(\"OUT_DIR\"), \"/scenarios/{id}.json\"))),\n"
@@ -85,6 +89,49 @@ fn main() {
     std::fs::write(out.join("builtin_files.rs"), files).expect("OUT_DIR is writable");
     let index = format!("pub static INDEX: &str = {index:?};\n");
     std::fs::write(out.join("index.rs"), index).expect("OUT_DIR is writable");
+    fetched(out);
+}
+
+/// JSON text without whitespace, the members in their written order (serde_json's
+/// `preserve_order`); a text that does not parse is kept as written, for a test or
+/// `fence bake` to name the problem. The one minifier of the built site's JSON: the
+/// scenarios compiled in are these texts, and `fence bake` writes them and `fetched`'s.
+fn compact(text: &str) -> String {
+    serde_json::from_str::<Value>(text).map_or_else(|_| text.to_owned(), |v| v.to_string())
+}
+
+/// The other JSON files the main page's build puts in the site (the language packs and
+/// the glossary in `i18n/`, the quiz's questions), compacted for `fence bake` to write over
+/// the indented copies trunk stages (`fetched.rs`: each path in the site and its text).
+fn fetched(out: &Path) {
+    let packs = Path::new("static/i18n");
+    println!("cargo::rerun-if-changed={}", packs.display());
+    println!("cargo::rerun-if-changed=static/quiz.json");
+    let mut names: Vec<String> = std::fs::read_dir(packs)
+        .expect("static/i18n is a folder")
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".json"))
+        .map(|name| format!("i18n/{name}"))
+        .collect();
+    names.sort();
+    names.push("quiz.json".to_owned());
+    std::fs::create_dir_all(out.join("fetched/i18n")).expect("OUT_DIR is writable");
+    let mut list = String::from(
+        "/// Each JSON file the pages fetch, by its path in the site, without whitespace.\n",
+    );
+    list.push_str("const FETCHED: &[(&str, &str)] = &[\n");
+    for name in &names {
+        let path = Path::new("static").join(name);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        std::fs::write(out.join("fetched").join(name), compact(&text))
+            .expect("OUT_DIR is writable");
+        list.push_str(&format!(
+            "    ({name:?}, include_str!(concat!(env!(\"OUT_DIR\"), \"/fetched/{name}\"))),\n"
+        ));
+    }
+    list.push_str("];\n");
+    std::fs::write(out.join("fetched.rs"), list).expect("OUT_DIR is writable");
 }
 
 /// The message keys only the lab page's views use (see `i18n::EN_LAB`).

@@ -90,12 +90,7 @@ pub fn statement(
         None => (None, None),
     };
     let result = Result_ {
-        score: outcome.score.map(|(raw, max)| Score {
-            min: 0,
-            max,
-            raw,
-            scaled: Raw(fraction(raw as u64, max as u64)),
-        }),
+        score: outcome.score.map(|(raw, max)| Score { min: 0, max, raw, scaled: Slot }),
         success: outcome.success,
         completion: outcome.completion,
         response: outcome.response.map(|r| r.to_string()),
@@ -111,7 +106,7 @@ pub fn statement(
         id: &context.id,
         timestamp: &context.timestamp,
         actor: match &context.actor {
-            Some(agent) => Actor::Given(Raw(agent.clone())),
+            Some(_) => Actor::Given(Slot),
             None => Actor::Anonymous {
                 object_type: "Agent",
                 account: Account { home_page: &context.home_page, name: "anonymous" },
@@ -146,7 +141,11 @@ pub fn statement(
             },
         }),
     };
-    json_text(&statement)
+    // The slots in the order they are written: the actor (the statement's third member),
+    // then `scaled` (in `result`, after the object).
+    let scaled = outcome.score.map(|(raw, max)| fraction(raw as u64, max as u64));
+    let texts: Vec<&str> = context.actor.as_deref().into_iter().chain(scaled.as_deref()).collect();
+    json_text(&statement, &texts)
 }
 
 /// The message an H5P host reads: `{"context":"h5p","action":"xAPI","statement":...}`.
@@ -155,9 +154,9 @@ pub fn h5p_envelope(statement: &str) -> String {
     struct Envelope {
         context: &'static str,
         action: &'static str,
-        statement: Raw,
+        statement: Slot,
     }
-    json_text(&Envelope { context: "h5p", action: "xAPI", statement: Raw(statement.to_owned()) })
+    json_text(&Envelope { context: "h5p", action: "xAPI", statement: Slot }, &[statement])
 }
 
 // The statement's shape (xAPI 1.0.3), written by serde; members that are not set are left
@@ -180,7 +179,7 @@ struct Statement<'a> {
 #[serde(untagged)]
 enum Actor<'a> {
     /// The agent from `actor=`, as the launch link wrote it (checked by [`names_learner`]).
-    Given(Raw),
+    Given(Slot),
     #[serde(rename_all = "camelCase")]
     Anonymous { object_type: &'static str, account: Account<'a> },
 }
@@ -246,7 +245,7 @@ struct Score {
     min: usize,
     max: usize,
     raw: usize,
-    scaled: Raw,
+    scaled: Slot,
 }
 
 #[derive(Serialize)]
@@ -273,27 +272,43 @@ impl Serialize for Text<'_> {
     }
 }
 
-/// JSON text written as it is: a number made without floating point (`scaled`) or an agent
-/// already checked to be one JSON object.
-struct Raw(String);
+/// Where a JSON text stands in the statement as it is: `scaled` (a number made without
+/// floating point, which would link a float writer into the first page) and the agent from
+/// `actor=` (already checked to be one JSON object; parsing it again into a value would
+/// link serde_json's parser). Serde writes it as `null`, and [`Verbatim`] writes the next
+/// text in its place. No other member of these shapes is ever null (every optional one is
+/// left out when unset), so the nulls are exactly the slots, in the order they are written.
+/// A test reads the written statement back and finds `scaled` a number and the agent an
+/// object, and another pins whole statements byte for byte.
+struct Slot;
 
-impl Serialize for Raw {
+impl Serialize for Slot {
     fn serialize<S: serde::Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
-        // serde_json's token for raw JSON (what its `RawValue` writes, with the `raw_value`
-        // feature), used directly because `RawValue::from_string` parses the text: that
-        // would link serde_json's parser into the first page. A test reads the written
-        // statement back and finds `scaled` a number and the agent an object.
-        use serde::ser::SerializeStruct;
-        let mut raw = to.serialize_struct("$serde_json::private::RawValue", 1)?;
-        raw.serialize_field("$serde_json::private::RawValue", &self.0)?;
-        raw.end()
+        to.serialize_unit()
     }
 }
 
-/// Writing these shapes cannot fail (string keys, no floats, no I/O); an empty text would
-/// be refused by any LRS and is never posted in practice.
-fn json_text(value: &impl Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_default()
+/// serde_json's compact writing (the trait's default for every token) with each `null`
+/// replaced by the next of `texts`: serde_json's public `Formatter`, not its private raw-value
+/// token.
+struct Verbatim<'a> {
+    texts: std::slice::Iter<'a, &'a str>,
+}
+
+impl serde_json::ser::Formatter for Verbatim<'_> {
+    fn write_null<W: ?Sized + std::io::Write>(&mut self, to: &mut W) -> std::io::Result<()> {
+        to.write_all(self.texts.next().map_or(b"null", |text| text.as_bytes()))
+    }
+}
+
+/// Writing these shapes cannot fail (string keys, no floats, no I/O, and the slots' texts
+/// are `str`, so the bytes are UTF-8); an empty text would be refused by any LRS and is
+/// never posted in practice.
+fn json_text(value: &impl Serialize, texts: &[&str]) -> String {
+    let mut out = Vec::new();
+    let formatter = Verbatim { texts: texts.iter() };
+    let written = value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, formatter));
+    written.ok().and_then(|()| String::from_utf8(out).ok()).unwrap_or_default()
 }
 
 /// A version-4 UUID from 16 random bytes.
@@ -497,6 +512,52 @@ mod tests {
             "Moodle grades only statements without a parent"
         );
     }
+
+    /// The whole text, byte for byte: LRSs and H5P hosts have stored statements of this
+    /// shape, so a change of member order, spacing or number form must be deliberate.
+    #[test]
+    fn statements_and_the_envelope_are_written_byte_for_byte() {
+        let question = Activity {
+            id: "https://example.org/playground/#/s/gc-pause-fenced?prompt=0".into(),
+            name: "Which write lands? \"B's\"".into(),
+            choices: vec!["A's".into(), "B's".into()],
+            correct: Some(1),
+        };
+        let parent = Activity {
+            id: "https://example.org/playground/#/s/gc-pause-fenced".into(),
+            name: "GC pause".into(),
+            ..Activity::default()
+        };
+        let answered = Outcome { success: Some(false), response: Some(0), ..Outcome::default() };
+        let text = statement(&context(None), Verb::Answered, &question, &answered, Some(&parent));
+        assert_eq!(text, ANSWERED);
+        assert_eq!(
+            h5p_envelope(&text),
+            format!(r#"{{"context":"h5p","action":"xAPI","statement":{ANSWERED}}}"#)
+        );
+        let quiz = Activity {
+            id: "https://example.org/playground/lab.html#/quiz".into(),
+            name: "Quiz".into(),
+            ..Activity::default()
+        };
+        let passed = Outcome {
+            score: Some((25, 30)),
+            success: Some(true),
+            completion: Some(true),
+            duration_ms: Some(125_500),
+            ..Outcome::default()
+        };
+        let actor = "{\"objectType\": \"Agent\",\n \"mbox\":\"mailto:learner@example.org\", \"name\": \"L\\u00e9a\"}";
+        let text = statement(&context(Some(actor)), Verb::Passed, &quiz, &passed, None);
+        assert_eq!(text, PASSED);
+        let whole = Outcome { score: Some((30, 30)), ..Outcome::default() };
+        let text = statement(&context(None), Verb::Completed, &quiz, &whole, None);
+        assert_eq!(text, COMPLETED);
+    }
+
+    const ANSWERED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType":"Agent","account":{"homePage":"https://example.org/playground/","name":"anonymous"}},"verb":{"id":"http://adlnet.gov/expapi/verbs/answered","display":{"en-US":"answered"}},"object":{"objectType":"Activity","id":"https://example.org/playground/#/s/gc-pause-fenced?prompt=0","definition":{"name":{"en-US":"Which write lands? \"B's\""},"type":"http://adlnet.gov/expapi/activities/cmi.interaction","interactionType":"choice","choices":[{"id":"0","description":{"en-US":"A's"}},{"id":"1","description":{"en-US":"B's"}}],"correctResponsesPattern":["1"]}},"result":{"success":false,"response":"0"},"context":{"contextActivities":{"parent":[{"objectType":"Activity","id":"https://example.org/playground/#/s/gc-pause-fenced","definition":{"name":{"en-US":"GC pause"}}}]}}}"##;
+    const PASSED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType": "Agent", "mbox":"mailto:learner@example.org", "name": "L\u00e9a"},"verb":{"id":"http://adlnet.gov/expapi/verbs/passed","display":{"en-US":"passed"}},"object":{"objectType":"Activity","id":"https://example.org/playground/lab.html#/quiz","definition":{"name":{"en-US":"Quiz"}}},"result":{"score":{"min":0,"max":30,"raw":25,"scaled":0.8333},"success":true,"completion":true,"duration":"PT125.5S"}}"##;
+    const COMPLETED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType":"Agent","account":{"homePage":"https://example.org/playground/","name":"anonymous"}},"verb":{"id":"http://adlnet.gov/expapi/verbs/completed","display":{"en-US":"completed"}},"object":{"objectType":"Activity","id":"https://example.org/playground/lab.html#/quiz","definition":{"name":{"en-US":"Quiz"}}},"result":{"score":{"min":0,"max":30,"raw":30,"scaled":1}}}"##;
 
     #[test]
     fn actors_uuids_fractions_and_durations() {

@@ -40,6 +40,9 @@ mod cli {
         }};
     }
 
+    // `FETCHED`: the language packs, glossary and quiz as the site serves them (build.rs).
+    include!(concat!(env!("OUT_DIR"), "/fetched.rs"));
+
     use clap::{Parser, Subcommand, ValueEnum};
     use fencing_playground::catalogue::{self, load};
     use fencing_playground::console::redis::RedisConsole;
@@ -69,10 +72,13 @@ mod cli {
             #[arg(long, value_enum, default_value_t = Format::Text)]
             format: Format,
         },
-        /// Writes every built-in lesson as the main page fetches it (`<id>.lesson`, the
-        /// scenario baked by serde into postcard) into a folder; the web build's hook.
+        /// Writes what the main page's build derives from `static/` into a built site: every
+        /// built-in lesson as the main page fetches it (`scenarios/<id>.lesson`, the scenario
+        /// baked by serde into postcard), and the JSON files the pages fetch without
+        /// whitespace, as `build.rs` compacted them (`scenarios/<id>.json`, `i18n/*.json`,
+        /// `quiz.json`); the web build's hook.
         Bake {
-            /// The folder (created if missing).
+            /// The site's folder (created if missing).
             folder: String,
         },
         /// Validates a scenario file.
@@ -239,7 +245,24 @@ mod cli {
                 Ok(ExitCode::SUCCESS)
             }
             Command::Bake { folder } => {
-                std::fs::create_dir_all(&folder).map_err(|e| format!("{folder}: {e}"))?;
+                let site = std::path::Path::new(&folder);
+                let scenarios = site.join("scenarios");
+                std::fs::create_dir_all(site.join("i18n"))
+                    .and_then(|()| std::fs::create_dir_all(&scenarios))
+                    .map_err(|e| format!("{folder}: {e}"))?;
+                // build.rs compacted these texts (or kept one as written if it does not
+                // parse): a text the page could not parse fails the build here.
+                let texts = catalogue::builtin::FILES
+                    .iter()
+                    .map(|(id, text)| (format!("scenarios/{id}.json"), *text))
+                    .chain(FETCHED.iter().map(|(path, text)| ((*path).to_owned(), *text)));
+                for (path, text) in texts {
+                    if serde_json::from_str::<serde::de::IgnoredAny>(text).is_err() {
+                        return Err(format!("{path}: not JSON (see `cargo test`)"));
+                    }
+                    let path = site.join(path);
+                    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+                }
                 let lessons = catalogue::all();
                 for scenario in &lessons {
                     let bytes = catalogue::codec::lesson_bytes(scenario);
@@ -252,14 +275,17 @@ mod cli {
                             scenario.id
                         ));
                     }
-                    let path =
-                        std::path::Path::new(&folder).join(format!("{}.lesson", scenario.id));
+                    let path = scenarios.join(format!("{}.lesson", scenario.id));
                     std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
                 }
                 if lessons.len() != catalogue::builtin::FILES.len() {
                     return Err("a built-in lesson does not parse (see `cargo test`)".to_owned());
                 }
-                out!("fence bake: {} lessons in {folder}", lessons.len());
+                out!(
+                    "fence bake: {} lessons and {} JSON files in {folder}",
+                    lessons.len(),
+                    catalogue::builtin::FILES.len() + FETCHED.len(),
+                );
                 Ok(ExitCode::SUCCESS)
             }
             Command::Check { file } => {

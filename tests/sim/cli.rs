@@ -210,10 +210,31 @@ fn bake_writes_every_lesson_as_the_main_page_reads_it() {
     let _ = std::fs::remove_dir_all(&folder);
     let out = fence(&["bake", folder.to_str().expect("a UTF-8 temporary path")]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let scenarios = folder.join("scenarios");
     for scenario in fencing_playground::catalogue::all() {
-        let bytes = std::fs::read(folder.join(format!("{}.lesson", scenario.id))).expect("baked");
+        let bytes =
+            std::fs::read(scenarios.join(format!("{}.lesson", scenario.id))).expect("baked");
         let page = fencing_playground::catalogue::codec::page_lesson(&scenario);
         assert_eq!(fencing_playground::catalogue::load::read_lesson(&bytes), Ok(page));
+    }
+    // The JSON the pages fetch: each file of static/ that the site serves, the same value
+    // without whitespace.
+    let mut served = vec![std::path::PathBuf::from("quiz.json")];
+    for dir in ["scenarios", "i18n"] {
+        for entry in std::fs::read_dir(std::path::Path::new("static").join(dir)).expect(dir) {
+            let name = entry.expect(dir).file_name().into_string().expect("a UTF-8 name");
+            if name.ends_with(".json") {
+                served.push(std::path::Path::new(dir).join(name));
+            }
+        }
+    }
+    assert!(served.len() > 50, "{served:?}");
+    for path in served {
+        let written = std::fs::read_to_string(folder.join(&path)).expect("written");
+        let source = std::fs::read_to_string(std::path::Path::new("static").join(&path)).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&source).unwrap();
+        assert_eq!(written, value.to_string(), "{}", path.display());
+        assert!(!written.contains("\n  "), "{}", path.display());
     }
     let _ = std::fs::remove_dir_all(&folder);
 }

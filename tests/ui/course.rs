@@ -4,7 +4,7 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-use crate::support::{click, clock, find, mount_at, settle, text};
+use crate::support::{click, clock, find, mount_at, rendered, text, wait_for};
 
 #[wasm_bindgen_test]
 async fn from_and_to_keep_the_learner_in_the_stretch() {
@@ -53,27 +53,26 @@ async fn a_host_keeps_quiz_progress_and_gives_it_back() {
     window
         .dispatch_event(&web_sys::MessageEvent::new_with_event_init_dict("message", &init).unwrap())
         .unwrap();
-    settle().await;
-    assert!(
-        text(&find(&root, "quiz-progress").unwrap())
-            .contains("answered 2 · right the first time 1"),
-        "{}",
-        text(&find(&root, "quiz-progress").unwrap())
+    let progress = || text(&find(&root, "quiz-progress").unwrap());
+    wait_for("the restored progress", || progress().contains("answered 2")).await;
+    assert!(progress().contains("answered 2 · right the first time 1"), "{}", progress());
+    let ready = format!(
+        r#""type":"ready","view":"quiz","total":{},"frame":"q""#,
+        fencing_playground::quiz::BANK_SIZE
     );
-    assert!(
-        received.borrow().iter().any(|m| m.contains(&format!(
-            r#""type":"ready","view":"quiz","total":{},"frame":"q""#,
-            fencing_playground::quiz::BANK_SIZE
-        ))),
-        "{:?}",
-        received.borrow()
-    );
+    wait_for("the ready message", || received.borrow().iter().any(|m| m.contains(&ready))).await;
     // An answer: the host hears it with its attempt and the learner's progress to keep.
     let option: web_sys::HtmlInputElement =
         crate::support::find_all(&root, "quiz-option")[1].clone().dyn_into().unwrap();
     option.click();
-    settle().await;
+    rendered().await;
     click(&root, "quiz-check").await;
+    let heard_both = || {
+        let heard = received.borrow();
+        heard.iter().any(|m| m.contains(r#""type":"quiz-answered""#))
+            && heard.iter().any(|m| m.contains(r#""type":"progress""#))
+    };
+    wait_for("the quiz-answered and progress messages", heard_both).await;
     let heard = received.borrow().clone();
     let answered =
         heard.iter().find(|m| m.contains(r#""type":"quiz-answered""#)).expect("quiz-answered");
@@ -90,6 +89,7 @@ async fn a_host_keeps_quiz_progress_and_gives_it_back() {
     window
         .dispatch_event(&web_sys::MessageEvent::new_with_event_init_dict("message", &init).unwrap())
         .unwrap();
-    settle().await;
+    // The page reads a host's message in its listener, before `dispatch_event` returns.
+    rendered().await;
     assert!(text(&find(&root, "quiz-progress").unwrap()).contains("answered 2"));
 }

@@ -3,7 +3,13 @@
 
 use wasm_bindgen_test::wasm_bindgen_test;
 
-use crate::support::{click, find, find_all, install_packs, mount_at, set_change, settle, text};
+use crate::support::{
+    click, find, find_all, install_packs, mount_at, rendered, set_change, text, until_within,
+    wait_for,
+};
+
+/// How long a small run may take on the page's thread of a busy two-core machine.
+const RUN_MS: f64 = 30_000.0;
 
 #[wasm_bindgen_test]
 async fn a_small_run_fills_the_table_and_the_chart() {
@@ -14,12 +20,8 @@ async fn a_small_run_fills_the_table_and_the_chart() {
     set_change(&root, "explore-trials", "300").await;
     set_change(&root, "explore-values", "2000, 30000").await;
     click(&root, "explore-run").await;
-    for _ in 0..200 {
-        if find(&root, "explore-count").is_some_and(|c| text(&c).starts_with("1200 of 1200")) {
-            break;
-        }
-        settle().await;
-    }
+    let done = || find(&root, "explore-count").filter(|c| text(c).starts_with("1200 of 1200"));
+    until_within("all 1200 trials", RUN_MS, done).await;
     assert_eq!(text(&find(&root, "explore-count").expect("progress")), "1200 of 1200 trials");
     let rows = find_all(&root, "explore-row");
     assert_eq!(rows.len(), 4, "two TTLs, each without and with fencing");
@@ -90,19 +92,19 @@ async fn cancel_stops_a_run_part_way() {
     set_change(&root, "explore-workers", "0").await;
     set_change(&root, "explore-trials", "1000000").await;
     click(&root, "explore-run").await;
-    for _ in 0..5 {
-        settle().await;
-    }
+    let trials_done = || {
+        let count = find(&root, "explore-count").map(|c| text(&c)).unwrap_or_default();
+        count.split(|c: char| !c.is_ascii_digit()).find_map(|n| n.parse::<u64>().ok())
+    };
+    wait_for("the first trials", || trials_done().is_some_and(|n| n > 0)).await;
     click(&root, "explore-cancel").await;
-    for _ in 0..5 {
-        settle().await;
-    }
+    rendered().await;
     let count = text(&find(&root, "explore-count").expect("progress"));
     let numbers: Vec<u64> =
         count.split(|c: char| !c.is_ascii_digit()).filter_map(|n| n.parse().ok()).collect();
     assert_eq!(numbers.len(), 2, "{count}");
     assert!(numbers[0] > 0 && numbers[0] < numbers[1], "stopped part way: {count}");
-    settle().await;
+    rendered().await;
     let later = text(&find(&root, "explore-count").unwrap());
     assert_eq!(later, count, "no work after Cancel");
     let run = find(&root, "explore-run").unwrap();
@@ -119,14 +121,11 @@ async fn percentages_use_the_learners_decimal_separator() {
     set_change(&root, "explore-trials", "100").await;
     set_change(&root, "explore-values", "2000").await;
     click(&root, "explore-run").await;
-    for _ in 0..200 {
-        if find_all(&root, "explore-row").len() == 2
+    let done = || {
+        find_all(&root, "explore-row").len() == 2
             && find(&root, "explore-count").is_some_and(|c| text(&c).starts_with("200 "))
-        {
-            break;
-        }
-        settle().await;
-    }
+    };
+    until_within("both rows of 200 trials", RUN_MS, || done().then_some(())).await;
     let fenced = find_all(&root, "explore-row")
         .into_iter()
         .find(|r| r.get_attribute("data-fencing").as_deref() == Some("on"))

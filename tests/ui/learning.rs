@@ -7,8 +7,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::support::{
-    click, clock, find, find_all, install_packs, mount_at, press, set_change, set_hash, set_input,
-    settle, text,
+    click, clock, find, find_all, hear_all_sent, install_packs, mount_at, press, rendered,
+    set_change, set_hash, set_input, text, until, wait_for,
 };
 
 const PROGRESS_KEY: &str = "fencing-playground/quiz-progress/v1";
@@ -21,7 +21,7 @@ async fn choose(root: &web_sys::Element, option: usize) {
     let options = find_all(root, "quiz-option");
     let input: web_sys::HtmlInputElement = options[option].clone().dyn_into().unwrap();
     input.click();
-    settle().await;
+    rendered().await;
 }
 
 #[wasm_bindgen_test]
@@ -168,14 +168,13 @@ async fn a_compressed_custom_scenario_link_opens_and_a_broken_one_explains() {
     let hash = link.to_hash();
     assert!(hash.starts_with("#/s?v=1&sz="), "{hash}");
     let root = mount_at(&hash).await;
-    settle().await;
-    let player = find(&root, "player").expect("the custom scenario plays");
+    // The link's scenario is inflated by the browser's DecompressionStream, asynchronously.
+    let player = until("the custom scenario's player", || find(&root, "player")).await;
     assert_eq!(player.get_attribute("data-id").as_deref(), Some("my-clock-jump"));
     // A truncated link gets a message and the catalogue, not a dead page.
     let cut = &hash[..hash.len() - 7];
     let broken = mount_at(cut).await;
-    settle().await;
-    assert!(find(&broken, "invalid-link").is_some());
+    until("the broken link's message", || find(&broken, "invalid-link")).await;
     assert!(find(&broken, "home").is_some());
     // So does a link from a newer version.
     let newer = mount_at("#/s/gc-pause-fenced?v=9").await;
@@ -192,7 +191,6 @@ async fn an_embed_talks_only_to_listed_origins() {
         fencing_playground::route::percent_encode(&origin)
     );
     let root = mount_at(&hash).await;
-    settle().await;
     assert!(root.query_selector(".site-header").unwrap().is_none(), "no site chrome when embedded");
     let types = |received: &Rc<RefCell<Vec<String>>>| -> Vec<String> {
         received
@@ -201,8 +199,11 @@ async fn an_embed_talks_only_to_listed_origins() {
             .filter_map(|m| m.split("\"type\":\"").nth(1)?.split('"').next().map(str::to_owned))
             .collect()
     };
-    assert!(types(&received).contains(&"ready".to_owned()), "{:?}", received.borrow());
-    assert!(types(&received).contains(&"step".to_owned()));
+    wait_for("the ready and step messages", || {
+        let types = types(&received);
+        types.contains(&"ready".to_owned()) && types.contains(&"step".to_owned())
+    })
+    .await;
     // The host seeks the player.
     let host = |from: &str, body: &str| {
         let init = web_sys::MessageEventInit::new();
@@ -212,24 +213,26 @@ async fn an_embed_talks_only_to_listed_origins() {
         )));
         web_sys::MessageEvent::new_with_event_init_dict("message", &init).unwrap()
     };
+    // A seek is delivered on the next turn of the event loop.
     window.dispatch_event(&host(&origin, "\"type\":\"seek\",\"t_ms\":31500")).unwrap();
-    settle().await;
-    assert_eq!(clock(&root), "31.500 s");
-    assert!(
-        received.borrow().iter().any(|m| m.contains("\"t_ms\":31500")),
-        "a step message reports the seek"
-    );
-    // A message from an origin not in the list is ignored.
+    wait_for("the seek to 31.5 s", || clock(&root) == "31.500 s").await;
+    let reported = || received.borrow().iter().any(|m| m.contains("\"t_ms\":31500"));
+    wait_for("a step message reporting the seek", reported).await;
+    // A message from an origin not in the list is ignored: sent after a listed one, it
+    // would replace that one's seek, which is delivered once for both. (Back, so that no
+    // prediction prompt stands in the way.)
+    window.dispatch_event(&host(&origin, "\"type\":\"seek\",\"t_ms\":30000")).unwrap();
     window
         .dispatch_event(&host("https://evil.example", "\"type\":\"seek\",\"t_ms\":40000"))
         .unwrap();
-    settle().await;
-    assert_eq!(clock(&root), "31.500 s");
+    wait_for("the listed origin's seek", || clock(&root) != "31.500 s").await;
+    assert_eq!(clock(&root), "30.000 s");
     // Without origins=, nothing is sent at all.
+    hear_all_sent(&received, "the listed embed's last").await;
     received.borrow_mut().clear();
     let _closed = mount_at("#/s/gc-pause-fenced?v=1&embed=1").await;
-    settle().await;
-    assert!(received.borrow().is_empty(), "{:?}", received.borrow());
+    hear_all_sent(&received, "the closed embed's last").await;
+    assert_eq!(*received.borrow(), ["the closed embed's last"]);
 }
 
 #[wasm_bindgen_test]
@@ -237,14 +240,7 @@ async fn a_prediction_prompt_stops_playback_until_answered() {
     let root = mount_at("#/s/gc-pause-fenced?t=39000").await;
     set_input(&root, "speed", "6").await;
     click(&root, "play").await;
-    for _ in 0..40 {
-        gloo_timers::future::TimeoutFuture::new(50).await;
-        if find(&root, "prompt").is_some() {
-            break;
-        }
-    }
-    settle().await;
-    let prompt = find(&root, "prompt").expect("playback stopped at the prompt");
+    let prompt = until("playback to stop at the prompt", || find(&root, "prompt")).await;
     assert!(text(&prompt).contains("What will the database answer"), "{}", text(&prompt));
     assert_eq!(
         find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(),
@@ -252,7 +248,7 @@ async fn a_prediction_prompt_stops_playback_until_answered() {
     );
     let options = find_all(&root, "prompt-option");
     options[0].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
+    rendered().await;
     assert!(text(&find(&root, "prompt-feedback").unwrap()).starts_with("Not quite."));
     click(&root, "prompt-retry").await;
     let right = fencing_playground::catalogue::find("gc-pause-fenced").unwrap().prompts[1].answer;
@@ -261,7 +257,7 @@ async fn a_prediction_prompt_stops_playback_until_answered() {
         .dyn_into::<web_sys::HtmlElement>()
         .unwrap()
         .click();
-    settle().await;
+    rendered().await;
     assert!(text(&find(&root, "prompt-feedback").unwrap()).starts_with("Correct."));
     click(&root, "prompt-continue").await;
     assert!(find(&root, "prompt").is_none());
@@ -293,7 +289,7 @@ async fn a_keyboard_only_walk_through_a_scenario() {
     let log = find_all(&root, "log-event");
     assert_eq!(log.len(), find_all(&root, "event").len());
     log[3].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
+    rendered().await;
     assert_eq!(clock(&root), "31.000 s");
     let current =
         root.query_selector("[data-testid='log-event'][aria-current='step']").unwrap().unwrap();
@@ -324,8 +320,8 @@ async fn switching_language_changes_the_ui_the_narration_and_the_quiz() {
     );
     // The header menu switches language and keeps the place.
     set_change(&root, "lang", "vi").await;
-    settle().await;
-    assert_eq!(text(&find(&root, "nav-explore").unwrap()), "Khám phá rủi ro");
+    let explore = || text(&find(&root, "nav-explore").unwrap());
+    wait_for("the Vietnamese menu", || explore() == "Khám phá rủi ro").await;
     assert!(
         text(&find(&root, "narration").unwrap()).starts_with("A thấy 0 dòng"),
         "{}",

@@ -4,7 +4,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::support::{
-    click, clock, find, find_all, mount_at, press, redis_cell, set_change, set_input, settle, text,
+    click, clock, find, find_all, mount_at, press, redis_cell, rendered, set_change, set_input,
+    text, until, wait_for,
 };
 
 fn current_tag(root: &web_sys::Element) -> String {
@@ -73,19 +74,9 @@ async fn play_stops_at_the_end() {
     set_input(&root, "scrubber", "14500").await;
     click(&root, "play").await;
     assert_eq!(find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(), Some("true"));
-    // 0.5 s of virtual time at 10x is 50 ms of real time; allow plenty.
-    for _ in 0..40 {
-        gloo_timers::future::TimeoutFuture::new(50).await;
-        if find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref() == Some("false") {
-            break;
-        }
-    }
-    settle().await;
-    assert_eq!(
-        find(&root, "play").unwrap().get_attribute("aria-pressed").as_deref(),
-        Some("false"),
-        "play stopped"
-    );
+    // 0.5 s of virtual time at 10x is 50 ms of real time.
+    let pressed = || find(&root, "play").unwrap().get_attribute("aria-pressed");
+    wait_for("play to stop", || pressed().as_deref() == Some("false")).await;
     assert_eq!(clock(&root), "15.000 s");
     let count = text(&find(&root, "step-count").unwrap());
     let (done, all) = count.trim_start_matches("step ").split_once(" of ").unwrap();
@@ -207,15 +198,7 @@ async fn a_run_cut_short_says_where_and_that_nothing_after_was_checked() {
  "faults": []}"#;
     let hash = Link::to(View::Custom { payload: Payload::Json(json.to_owned()) }).to_hash();
     let root = mount_at(&hash).await;
-    let mut verdict = None;
-    for _ in 0..100 {
-        verdict = find(&root, "verdict");
-        if verdict.is_some() {
-            break;
-        }
-        settle().await;
-    }
-    let verdict = verdict.expect("a verdict");
+    let verdict = until("a verdict", || find(&root, "verdict")).await;
     let said = text(&verdict);
     assert!(said.contains("CUT SHORT at 19.999 s, after 20000 events"), "{said}");
     assert!(said.contains("nothing after that moment was simulated or checked"), "{said}");
@@ -274,7 +257,7 @@ async fn a_why_link_names_the_step_it_opens() {
         said.trim_start_matches("step ").chars().take_while(char::is_ascii_digit).collect();
     assert!(said.starts_with("step ") && !step.is_empty(), "{said}");
     link.click();
-    settle().await;
+    rendered().await;
     let counter = text(&find(&root, "step-count").expect("the step counter"));
     assert!(counter.starts_with(&format!("step {step} of")), "{said} opened {counter}");
 }

@@ -116,14 +116,11 @@ async fn run_opens_the_edited_scenario_in_the_player() {
     let root = mount_sandbox().await;
     click(&root, "sandbox-add-worker").await;
     click(&root, "sandbox-run").await;
-    let mut hash = String::new();
-    for _ in 0..50 {
-        hash = web_sys::window().unwrap().location().hash().unwrap();
-        if hash.starts_with("#/s?") && find(&root, "swimlanes").is_some() {
-            break;
-        }
-        crate::support::settle().await;
-    }
+    // Run compresses the draft into its link (a stream, asynchronous), then opens it.
+    let hash = || web_sys::window().unwrap().location().hash().unwrap();
+    let opened = || hash().starts_with("#/s?") && find(&root, "swimlanes").is_some();
+    crate::support::wait_for("the player of the draft's link", opened).await;
+    let hash = hash();
     assert!(hash.starts_with("#/s?") && (hash.contains("sz=") || hash.contains("sj=")), "{hash}");
     let lanes = find(&root, "swimlanes").expect("the player opened").inner_html();
     assert!(lanes.contains('C'), "the third worker is in the run: {lanes}");
@@ -285,15 +282,9 @@ async fn invalid_json_survives_a_form_edit() {
 async fn edit_a_copy_opens_the_players_scenario_in_the_sandbox() {
     forget_draft();
     let player = mount_at("#/s/gc-pause-fenced").await;
-    let mut link = None;
-    for _ in 0..50 {
-        link = find(&player, "edit-copy");
-        if link.is_some() {
-            break;
-        }
-        crate::support::settle().await;
-    }
-    let href = link.expect("the player offers Edit a copy").get_attribute("href").unwrap();
+    let link =
+        crate::support::until("the player's Edit a copy", || find(&player, "edit-copy")).await;
+    let href = link.get_attribute("href").unwrap();
     assert_eq!(href, "lab.html#/sandbox?edit=gc-pause-fenced");
     let root = mount_at(href.trim_start_matches("lab.html")).await;
     let id: web_sys::HtmlInputElement =
@@ -346,7 +337,7 @@ async fn pointer(target: &web_sys::Element, kind: &str, client_x: f64) {
     init.set_pointer_id(1);
     let event = web_sys::PointerEvent::new_with_event_init_dict(kind, &init).unwrap();
     target.dispatch_event(&event).unwrap();
-    crate::support::settle().await;
+    crate::support::rendered().await;
 }
 
 #[wasm_bindgen_test]
@@ -453,7 +444,13 @@ async fn a_picked_fault_drops_on_a_worker_s_start_too() {
     let handle =
         root.query_selector("[data-testid=sandbox-start-handle]").unwrap().expect("a start handle");
     handle.scroll_into_view();
-    crate::support::settle().await;
+    let window = web_sys::window().unwrap();
+    let height = window.inner_height().unwrap().as_f64().unwrap();
+    let in_view = || {
+        let r = handle.get_bounding_client_rect();
+        r.top() >= 0.0 && r.bottom() <= height
+    };
+    crate::support::wait_for("the start handle scrolled into view", in_view).await;
     let r = handle.get_bounding_client_rect();
     let (cx, cy) = ((r.left() + r.right()) / 2.0, (r.top() + r.bottom()) / 2.0);
     let document = web_sys::window().unwrap().document().unwrap();

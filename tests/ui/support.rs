@@ -10,7 +10,8 @@ thread_local! {
     static MOUNTED: std::cell::RefCell<Vec<(yew::AppHandle<App<AllPages>>, Element)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Sets the location hash, mounts a fresh app (removing earlier ones) and lets it render.
+/// Sets the location hash, mounts a fresh app (removing earlier ones) and waits until it has
+/// rendered into its root.
 pub(crate) async fn mount_at(hash: &str) -> Element {
     let earlier: Vec<(yew::AppHandle<App<AllPages>>, Element)> =
         MOUNTED.with(|m| m.borrow_mut().drain(..).collect());
@@ -24,19 +25,71 @@ pub(crate) async fn mount_at(hash: &str) -> Element {
     document.body().unwrap().append_child(&root).unwrap();
     let handle = yew::Renderer::<App<AllPages>>::with_root(root.clone()).render();
     MOUNTED.with(|m| m.borrow_mut().push((handle, root.clone())));
-    settle().await;
+    until(&format!("the app at {hash} to render"), || root.first_element_child()).await;
+    rendered().await;
     root
 }
 
-/// Changes the hash and waits for the `hashchange` event to be handled.
+/// Changes the hash and waits until the `hashchange` event has been handled (the app's
+/// listener, added before this one, has run) and Yew has rendered what it changed.
 pub(crate) async fn set_hash(hash: &str) {
-    web_sys::window().unwrap().location().set_hash(hash).unwrap();
-    settle().await;
+    let window = web_sys::window().unwrap();
+    let location = window.location();
+    let before = location.hash().unwrap();
+    let changed = std::rc::Rc::new(std::cell::Cell::new(false));
+    let _listener = {
+        let changed = changed.clone();
+        gloo_events::EventListener::new(&window, "hashchange", move |_| changed.set(true))
+    };
+    location.set_hash(hash).unwrap();
+    // The address changes at once; the event follows only if it changed.
+    let moved = location.hash().unwrap() != before;
+    wait_for(&format!("the hashchange to {hash}"), || !moved || changed.get()).await;
+    rendered().await;
 }
 
-/// Lets pending events fire and the Yew scheduler render.
-pub(crate) async fn settle() {
-    gloo_timers::future::TimeoutFuture::new(30).await;
+/// How long a wait for a condition lasts before the test fails: far beyond what any step
+/// takes on a busy two-core machine, so only a condition that never comes reaches it.
+const PATIENCE_MS: f64 = 5_000.0;
+
+/// Waits until `probe` gives a value and returns it: checked after Yew has rendered what is
+/// pending, and again after each turn of the event loop (a 0 ms timeout, so timers, messages
+/// and fetches queued meanwhile run), for up to 5 s; then fails naming `what` it waited for.
+pub(crate) async fn until<T>(what: &str, probe: impl FnMut() -> Option<T>) -> T {
+    until_within(what, PATIENCE_MS, probe).await
+}
+
+/// [`until`] with a patience of its own, for work that takes long (a schedule search).
+pub(crate) async fn until_within<T>(
+    what: &str,
+    patience_ms: f64,
+    mut probe: impl FnMut() -> Option<T>,
+) -> T {
+    let deadline = js_sys::Date::now() + patience_ms;
+    loop {
+        yew::scheduler::flush().await;
+        if let Some(value) = probe() {
+            return value;
+        }
+        assert!(js_sys::Date::now() < deadline, "waited {patience_ms} ms for {what}");
+        gloo_timers::future::TimeoutFuture::new(0).await;
+    }
+}
+
+/// Waits until `condition` holds (see [`until`]).
+pub(crate) async fn wait_for(what: &str, mut condition: impl FnMut() -> bool) {
+    until(what, || condition().then_some(())).await;
+}
+
+/// Lets the last event's work finish: Yew's pending renders, the futures the views started
+/// (a lesson loaded in the test bundle, which has them compiled in, completes at once) and
+/// the 0 ms timeouts queued before (the page's deferred seeks, the explorer's and the
+/// search's next slices: same-delay timeouts fire in the order they were set), then the renders
+/// all that caused. An order, not a guess at a duration: what waits on a message, a stream, a
+/// page load or a longer timer needs [`wait_for`].
+pub(crate) async fn rendered() {
+    yew::scheduler::flush().await;
+    gloo_timers::future::TimeoutFuture::new(0).await;
     yew::scheduler::flush().await;
 }
 
@@ -79,13 +132,13 @@ pub(crate) async fn fire(target: &web_sys::EventTarget, kind: &str) {
     init.set_bubbles(true);
     let event = web_sys::Event::new_with_event_init_dict(kind, &init).unwrap();
     target.dispatch_event(&event).unwrap();
-    settle().await;
+    rendered().await;
 }
 
 pub(crate) async fn click(root: &Element, test_id: &str) {
     let element: HtmlElement = find(root, test_id).expect(test_id).dyn_into().unwrap();
     element.click();
-    settle().await;
+    rendered().await;
 }
 
 /// Presses a key on an element, with or without Shift.
@@ -98,7 +151,7 @@ pub(crate) async fn press(target: &Element, key: &str, shift: bool) {
     let event =
         web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
     target.dispatch_event(&event).unwrap();
-    settle().await;
+    rendered().await;
 }
 
 /// The text of the row cell `column` (0-based) of the Redis key `key` on `node`.
@@ -141,4 +194,19 @@ pub(crate) fn hear_messages()
         })
     };
     (listener, received)
+}
+
+/// Posts `marker` to this window and waits until `received` (from [`hear_messages`]) has it:
+/// messages are delivered in the order they were posted, so every message the page posted
+/// before has arrived too. A check that the page sent nothing waits for this.
+pub(crate) async fn hear_all_sent(
+    received: &std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    marker: &str,
+) {
+    let window = web_sys::window().unwrap();
+    window.post_message(&wasm_bindgen::JsValue::from_str(marker), "*").unwrap();
+    wait_for(&format!("the marker message {marker}"), || {
+        received.borrow().iter().any(|m| m == marker)
+    })
+    .await;
 }

@@ -5,7 +5,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 use crate::support::{
-    click, clock, find, find_all, install_packs, mount_at, press, set_hash, settle, text,
+    click, clock, find, find_all, install_packs, mount_at, press, rendered, set_hash, text, until,
+    wait_for,
 };
 
 fn texts(root: &web_sys::Element, test_id: &str) -> Vec<String> {
@@ -34,7 +35,7 @@ async fn the_timeline_shows_each_token_and_the_stored_fence() {
     // Focus on a mark explains it in the page.
     let mark = root.query_selector("[data-kind='write-rejected']").unwrap().unwrap();
     mark.dyn_ref::<web_sys::SvgElement>().unwrap().focus().unwrap();
-    settle().await;
+    rendered().await;
     let tip = find(&root, "tip").expect("an explanation of the focused mark");
     assert!(tip.text_content().unwrap().contains("write rejected"), "{:?}", tip.text_content());
 }
@@ -59,7 +60,7 @@ async fn nothing_gives_the_answer_away_before_the_prompt() {
     }
     // After the answer, the outcome is there.
     find_all(&root, "prompt-option")[1].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
+    rendered().await;
     click(&root, "prompt-continue").await;
     click(&root, "step-forward").await;
     assert!(text(&find(&root, "verdict").unwrap()).contains("no-stale-accept"));
@@ -78,7 +79,7 @@ async fn continue_goes_exactly_one_step_to_the_predicted_moment() {
     press(&player, "End", false).await;
     assert_eq!(step_count(&root), before);
     find_all(&root, "prompt-option")[1].clone().dyn_into::<web_sys::HtmlElement>().unwrap().click();
-    settle().await;
+    rendered().await;
     click(&root, "prompt-continue").await;
     let n = |count: &str| -> usize {
         count.trim_start_matches("step ").split(' ').next().unwrap().parse().unwrap()
@@ -99,16 +100,10 @@ async fn a_new_hash_and_back_move_the_player() {
     let root = mount_at("#/s/gc-pause-fenced?v=1&t=31000").await;
     assert_eq!(clock(&root), "31.000 s");
     set_hash("#/s/gc-pause-fenced?v=1&t=40000").await;
-    settle().await;
     assert_eq!(clock(&root), "40.000 s", "the same scenario, a new moment");
+    // Back is a navigation the browser carries out later.
     web_sys::window().unwrap().history().unwrap().back().unwrap();
-    for _ in 0..20 {
-        settle().await;
-        if clock(&root) == "31.000 s" {
-            break;
-        }
-    }
-    assert_eq!(clock(&root), "31.000 s", "Back restores the previous moment");
+    wait_for("Back to restore the previous moment", || clock(&root) == "31.000 s").await;
 }
 
 #[wasm_bindgen_test]
@@ -122,13 +117,7 @@ async fn the_quiz_keeps_its_question_in_the_link_so_back_returns_to_it() {
     // Leave for the simulator, then come Back: question 4 again.
     set_hash("#/s/gc-pause-fenced?v=1&t=40000").await;
     web_sys::window().unwrap().history().unwrap().back().unwrap();
-    for _ in 0..20 {
-        settle().await;
-        if find(&root, "quiz").is_some() {
-            break;
-        }
-    }
-    settle().await;
+    until("Back to reopen the quiz", || find(&root, "quiz")).await;
     assert!(progress().starts_with("Question 4 of"), "{}", progress());
 }
 
