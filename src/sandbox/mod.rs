@@ -31,7 +31,7 @@ use crate::catalogue::lesson::Scenario;
 use crate::catalogue::lesson::{Anchor, Expected, Fact, KeyIs, Narration, Prompt};
 use crate::catalogue::load;
 use crate::sim::WorkerId;
-use crate::sim::scenario::{ScenarioId, WorkerSetup};
+use crate::sim::scenario::{FaultKind, ScenarioId, WorkerSetup};
 
 /// The editor: text, the scenario it last parsed to, why the last change was refused, and
 /// the way back.
@@ -165,10 +165,10 @@ pub enum Action {
     RemoveStep(StepAt),
     MoveStep(StepAt, Direction),
     SetFault(usize, String),
-    AddFault(String),
+    AddFault(FaultKind),
     /// A fault of `kind` dropped on a worker's or node's lane at a time.
     AddFaultAt {
-        kind: String,
+        kind: FaultKind,
         lane: String,
         at_ms: u64,
     },
@@ -705,15 +705,15 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
         Action::AddFault(kind) => {
             let worker = s.setup.workers.first().map_or("A", |w| w.name.as_str()).to_owned();
             let node = s.setup.redis.nodes.first().map_or("redis", |n| n.name.as_str()).to_owned();
-            let text = fault_template(&kind, &worker, &node, 500);
+            let text = fault_template(kind, &worker, &node, 500);
             let path = format!("$.faults[{}]", s.setup.faults.len());
             s.setup.faults.push(codec::parse_fault_text(&s.setup, &text, &path)?);
         }
         Action::AddFaultAt { kind, lane, at_ms } => {
             let worker = s.setup.workers.first().map_or("A", |w| w.name.as_str()).to_owned();
             let node = s.setup.redis.nodes.first().map_or("redis", |n| n.name.as_str()).to_owned();
-            let (worker, node) = if fault_on_node(&kind) { (worker, lane) } else { (lane, node) };
-            let text = fault_template(&kind, &worker, &node, at_ms);
+            let (worker, node) = if fault_on_node(kind) { (worker, lane) } else { (lane, node) };
+            let text = fault_template(kind, &worker, &node, at_ms);
             let path = format!("$.faults[{}]", s.setup.faults.len());
             s.setup.faults.push(codec::parse_fault_text(&s.setup, &text, &path)?);
         }

@@ -3,7 +3,7 @@
 //! the editor reads these through the loader like any text.
 
 use crate::catalogue::codec;
-use crate::sim::scenario::ScenarioId;
+use crate::sim::scenario::{FaultKind, ScenarioId, Word};
 
 /// The scenario a lesson starts from when the author wants nothing of the built-ins: one
 /// worker that takes the lock with a token (trying for the whole run while another holds
@@ -35,34 +35,44 @@ pub fn step_template(kind: &str) -> String {
     }
 }
 
-/// A starting point for a new fault of `kind` on `worker` / `node`, at `at_ms`.
-pub fn fault_template(kind: &str, worker: &str, node: &str, at_ms: u64) -> String {
+/// A starting point for a new fault of `kind` on `worker` / `node`, at `at_ms`: one per
+/// kind (the match has no default, so a kind added to the format needs one here).
+pub fn fault_template(kind: FaultKind, worker: &str, node: &str, at_ms: u64) -> String {
+    let word = kind.word();
     match kind {
-        "pause" => {
-            format!(r#"{{"fault":"pause","worker":"{worker}","at_ms":{at_ms},"pause_ms":35000}}"#)
+        FaultKind::Pause => {
+            format!(r#"{{"fault":"{word}","worker":"{worker}","at_ms":{at_ms},"pause_ms":35000}}"#)
         }
-        "hang" => {
-            format!(r#"{{"fault":"hang","worker":"{worker}","at_ms":{at_ms},"hang_ms":35000}}"#)
+        FaultKind::Hang => {
+            format!(r#"{{"fault":"{word}","worker":"{worker}","at_ms":{at_ms},"hang_ms":35000}}"#)
         }
-        "crash" => format!(r#"{{"fault":"crash","worker":"{worker}","at_ms":{at_ms}}}"#),
-        "lose-reply" => format!(r#"{{"fault":"lose-reply","worker":"{worker}","step":0}}"#),
-        "delay" => format!(
-            r#"{{"fault":"delay","worker":"{worker}","at_ms":{at_ms},"window_ms":1000,"delay_ms":35000}}"#
+        FaultKind::Crash => format!(r#"{{"fault":"{word}","worker":"{worker}","at_ms":{at_ms}}}"#),
+        FaultKind::LoseReply => format!(r#"{{"fault":"{word}","worker":"{worker}","step":0}}"#),
+        FaultKind::Delay => format!(
+            r#"{{"fault":"{word}","worker":"{worker}","at_ms":{at_ms},"window_ms":1000,"delay_ms":35000}}"#
         ),
-        "crash-node" => format!(r#"{{"fault":"crash-node","node":"{node}","at_ms":{at_ms}}}"#),
-        "clock-jump" => {
-            format!(r#"{{"fault":"clock-jump","node":"{node}","at_ms":{at_ms},"jump_ms":30000}}"#)
+        FaultKind::CrashNode => format!(r#"{{"fault":"{word}","node":"{node}","at_ms":{at_ms}}}"#),
+        FaultKind::ClockJump => {
+            format!(r#"{{"fault":"{word}","node":"{node}","at_ms":{at_ms},"jump_ms":30000}}"#)
         }
-        "partition" => format!(
-            r#"{{"fault":"partition","worker":"{worker}","node":"{node}","at_ms":{at_ms},"partition_ms":35000}}"#
+        FaultKind::Partition => format!(
+            r#"{{"fault":"{word}","worker":"{worker}","node":"{node}","at_ms":{at_ms},"partition_ms":35000}}"#
         ),
-        _ => format!(r#"{{"fault":"set-counter","at_ms":{at_ms},"value":"0"}}"#),
+        FaultKind::SetCounter => format!(r#"{{"fault":"{word}","at_ms":{at_ms},"value":"0"}}"#),
     }
 }
 
 /// Whether a fault of `kind` belongs on a Redis node's lane (else on a worker's).
-pub fn fault_on_node(kind: &str) -> bool {
-    matches!(kind, "crash-node" | "clock-jump" | "set-counter")
+pub fn fault_on_node(kind: FaultKind) -> bool {
+    match kind {
+        FaultKind::CrashNode | FaultKind::ClockJump | FaultKind::SetCounter => true,
+        FaultKind::Pause
+        | FaultKind::Hang
+        | FaultKind::Crash
+        | FaultKind::LoseReply
+        | FaultKind::Delay
+        | FaultKind::Partition => false,
+    }
 }
 
 /// The kinds offered in the "add" menus.
@@ -70,6 +80,6 @@ pub fn step_kinds() -> Vec<&'static str> {
     codec::steps()
 }
 
-pub fn fault_kinds() -> Vec<&'static str> {
-    codec::faults()
+pub fn fault_kinds() -> Vec<FaultKind> {
+    FaultKind::WORDS.iter().map(|(_, kind)| *kind).collect()
 }

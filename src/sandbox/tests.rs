@@ -7,6 +7,7 @@ use super::{
 };
 use crate::catalogue;
 use crate::sim;
+use crate::sim::scenario::FaultKind;
 use crate::sim::scenario::ScenarioId;
 
 fn editor() -> Editor {
@@ -36,8 +37,13 @@ fn every_template_is_valid_as_it_stands() {
         assert_eq!(next.error(), None, "step {kind}: {}", step_template(kind));
     }
     for kind in fault_kinds() {
-        let next = e.apply(Action::AddFault((*kind).to_owned()));
-        assert_eq!(next.error(), None, "fault {kind}: {}", fault_template(kind, "A", "redis", 500));
+        let next = e.apply(Action::AddFault(kind));
+        assert_eq!(
+            next.error(),
+            None,
+            "fault {kind:?}: {}",
+            fault_template(kind, "A", "redis", 500)
+        );
     }
 }
 
@@ -91,7 +97,7 @@ fn invalid_text_locks_the_form_instead_of_being_replaced() {
     for action in [
         Action::SetSeed("7".into()),
         Action::AddWorker,
-        Action::AddFault("pause".into()),
+        Action::AddFault(FaultKind::Pause),
         Action::SetStory(Story::Title, "x".into()),
     ] {
         let after = e.apply(action.clone());
@@ -234,8 +240,8 @@ fn row_fields_edit_one_member_and_keep_the_rest() {
 
 #[test]
 fn removing_a_worker_takes_its_faults_and_renaming_follows_them() {
-    let e = editor().apply(Action::AddFault("pause".into())).apply(Action::AddFaultAt {
-        kind: "crash".into(),
+    let e = editor().apply(Action::AddFault(FaultKind::Pause)).apply(Action::AddFaultAt {
+        kind: FaultKind::Crash,
         lane: "B".into(),
         at_ms: 2_000,
     });
@@ -305,19 +311,19 @@ fn lint_names_what_never_happens_in_this_run() {
         &[("$.narration[{new}].at", "no actor is called `Bob`")],
     );
     check_lint(
-        vec![Action::AddFaultAt { kind: "crash".into(), lane: "A".into(), at_ms: 50_000 }],
+        vec![Action::AddFaultAt { kind: FaultKind::Crash, lane: "A".into(), at_ms: 50_000 }],
         &[],
     );
     check_lint(
         vec![
-            Action::AddFaultAt { kind: "crash".into(), lane: "A".into(), at_ms: 50_000 },
+            Action::AddFaultAt { kind: FaultKind::Crash, lane: "A".into(), at_ms: 50_000 },
             Action::SetUntil("40000".into()),
         ],
         &[("$.faults[1].at_ms", "after the run ends at 40000 ms")],
     );
     check_lint(
         vec![
-            Action::AddFault("lose-reply".into()),
+            Action::AddFault(FaultKind::LoseReply),
             Action::SetField(Row::Fault(1), "step".into(), "9".into()),
         ],
         &[("$.faults[1].step", "beyond A's program")],
@@ -438,11 +444,12 @@ fn the_timeline_turns_drags_and_keys_into_edits() {
         Some(pause.from_ms - 100)
     );
     assert_eq!(
-        timeline::drop_fault(&s.setup, "clock-jump", "A", 1_000),
+        timeline::drop_fault(&s.setup, FaultKind::ClockJump, "A", 1_000),
         None,
         "a node fault on a worker"
     );
-    let dropped = e.apply(timeline::drop_fault(&s.setup, "hang", "B", 12_345).expect("fits"));
+    let dropped =
+        e.apply(timeline::drop_fault(&s.setup, FaultKind::Hang, "B", 12_345).expect("fits"));
     assert_eq!(dropped.error(), None);
     assert_eq!(timeline::spans(&dropped.scenario.setup).last().map(|sp| sp.from_ms), Some(12_300));
 }

@@ -4,7 +4,7 @@
 
 use super::{Action, Row, fault_on_node};
 use crate::sim::Setup;
-use crate::sim::scenario::{Fault, NamedFault};
+use crate::sim::scenario::{Fault, FaultKind, NamedFault};
 
 /// Time across the width of the drawing.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,12 +141,12 @@ pub fn nudge(s: &Setup, handle: Handle, delta_ms: i64) -> Option<Action> {
 
 /// The drop of a fault of `kind` on lane `lane` at `at_ms`: the fault, when the lane fits it
 /// (a node fault on a node's lane, a worker fault on a worker's).
-pub fn drop_fault(s: &Setup, kind: &str, lane: &str, at_ms: u64) -> Option<Action> {
+pub fn drop_fault(s: &Setup, kind: FaultKind, lane: &str, at_ms: u64) -> Option<Action> {
     let on_node = s.redis.nodes.iter().any(|n| n.name == lane);
     let on_worker = s.workers.iter().any(|w| w.name == lane);
     let fits = if fault_on_node(kind) { on_node } else { on_worker };
     fits.then(|| Action::AddFaultAt {
-        kind: kind.to_owned(),
+        kind,
         lane: lane.to_owned(),
         at_ms: snap(at_ms).min(s.until_ms),
     })

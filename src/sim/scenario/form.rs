@@ -380,7 +380,7 @@ impl From<Step> for StepForm {
 // ----- faults -----
 
 /// A fault's kind, the word under `fault`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FaultKind {
     Pause,
     Hang,

@@ -20,6 +20,7 @@ use crate::sandbox::{
     Action, Direction, Editor, Field, Group, Health, List, Preview, Row, Setting, StepAt,
     fault_kinds, fields, row_kind, row_path, setting_words, step_kinds,
 };
+use crate::sim::scenario::{FaultKind, Word};
 use crate::ui::i18n::use_i18n;
 
 /// Where the named drafts are kept.
@@ -241,11 +242,11 @@ fn ScenarioEditor() -> Html {
                         <label>{ m.lab("sandbox.add_fault") }{ " " }
                             <select data-testid="sandbox-add-fault" onchange={ { let apply = apply.clone(); Callback::from(move |e: Event| {
                                 let kind = select_value(&e);
-                                if !kind.is_empty() { apply.emit((Action::AddFault(kind), None)); }
+                                if let Some(kind) = FaultKind::from_word(&kind) { apply.emit((Action::AddFault(kind), None)); }
                                 if let Some(sel) = e.target_dyn_into::<web_sys::HtmlSelectElement>() { sel.set_value(""); }
                             }) } }>
                                 <option value="" selected=true>{ "…" }</option>
-                                { for fault_kinds().iter().map(|k| html! { <option value={*k}>{ m.lab(&format!("sandbox.fault.{k}")) }</option> }) }
+                                { for fault_kinds().into_iter().map(|k| html! { <option value={k.word()}>{ m.lab(&format!("sandbox.fault.{}", k.word())) }</option> }) }
                             </select>
                         </label>
                         { field_error(editor, "$.faults") }

@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use crate::sandbox::timeline::{self, Handle, Scale};
 use crate::sandbox::{Action, Group, fault_kinds, story};
+use crate::sim::scenario::{FaultKind, Word};
 use crate::ui::i18n::use_i18n;
 
 /// The drawing's width in its own units (it scales to the page).
@@ -40,7 +41,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
     let drag = use_state(|| None::<Drag>);
     let gestures = use_mut_ref(|| 0u32);
     let selected = use_state(|| None::<usize>);
-    let dropping = use_state(String::new);
+    let dropping = use_state(|| None::<FaultKind>);
     let scale = Scale { until_ms: s.until_ms.max(1), width_px: WIDTH - GUTTER };
     let lanes = timeline::lanes(s);
     let lane_y = |name: &str| lanes.iter().position(|l| l.name == name).map(|i| i as f64 * LANE_H);
@@ -93,7 +94,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
     // While a fault is picked, every click is for a lane: the marks drawn on the lanes
     // (faults, events, start handles) let it through to the lane under them, so a fault
     // can be dropped on a worker's start or on an event too.
-    let through = (!dropping.is_empty()).then_some("none");
+    let through = dropping.is_some().then_some("none");
     let marks =
         Marks { m: &m, s, apply: &props.apply, drag: &drag, gestures: &gestures, through, x: &x };
     let lane_click = |lane: String| {
@@ -102,20 +103,18 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
         let s = s.clone();
         let time_at = time_at.clone();
         Callback::from(move |e: MouseEvent| {
-            if dropping.is_empty() {
-                return;
-            }
+            let Some(kind) = *dropping else { return };
             if let Some(ms) = time_at(e.client_x())
-                && let Some(action) = timeline::drop_fault(&s, &dropping, &lane, ms)
+                && let Some(action) = timeline::drop_fault(&s, kind, &lane, ms)
             {
                 apply.emit((action, None));
-                dropping.set(String::new());
+                dropping.set(None);
             }
         })
     };
     let on_pick_fault = {
         let dropping = dropping.clone();
-        Callback::from(move |e: Event| dropping.set(super::select_value(&e)))
+        Callback::from(move |e: Event| dropping.set(FaultKind::from_word(&super::select_value(&e))))
     };
     let on_pick_event = {
         let selected = selected.clone();
@@ -146,12 +145,12 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
             <div class="preview-tools">
                 <label>{ m.lab("sandbox.drop_fault") }{ " " }
                     <select data-testid="sandbox-drop-kind" onchange={on_pick_fault}>
-                        <option value="" selected={dropping.is_empty()}>{ "…" }</option>
-                        { for fault_kinds().iter().map(|k| html! { <option value={*k} selected={*dropping == *k}>{ m.lab(&format!("sandbox.fault.{k}")) }</option> }) }
+                        <option value="" selected={dropping.is_none()}>{ "…" }</option>
+                        { for fault_kinds().into_iter().map(|k| html! { <option value={k.word()} selected={*dropping == Some(k)}>{ m.lab(&format!("sandbox.fault.{}", k.word())) }</option> }) }
                     </select>
                 </label>
                 // Node faults land only on a node's lane, worker faults on a worker's: say which.
-                if !dropping.is_empty() { <span class="note" role="status" data-testid="sandbox-drop-hint">{ m.lab(if crate::sandbox::fault_on_node(&dropping) { "sandbox.drop_hint_node" } else { "sandbox.drop_hint_worker" }) }</span> }
+                if let Some(kind) = *dropping { <span class="note" role="status" data-testid="sandbox-drop-hint">{ m.lab(if crate::sandbox::fault_on_node(kind) { "sandbox.drop_hint_node" } else { "sandbox.drop_hint_worker" }) }</span> }
             </div>
             // On a narrow screen the drawing keeps a workable size and scrolls sideways.
             <div class="timeline-wrap">
