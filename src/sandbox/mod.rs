@@ -16,6 +16,7 @@ pub mod lint;
 pub mod story;
 mod templates;
 pub mod timeline;
+mod undo;
 
 pub use fields::{
     Field, Setting, field_words, fields, optional_members, row_kind, setting_words, with_field,
@@ -45,8 +46,8 @@ pub struct Editor {
     /// Story texts copied from a template that the author has neither edited nor confirmed:
     /// they may describe another run, so the form flags them.
     pub inherited: Vec<String>,
-    undo: Vec<Snapshot>,
-    redo: Vec<Snapshot>,
+    undo: Vec<undo::Snapshot>,
+    redo: Vec<undo::Snapshot>,
     /// The gesture the last change belonged to: typing or one drag is one undo step.
     last_group: Option<Group>,
 }
@@ -73,15 +74,6 @@ pub enum Group {
     Typing,
     Drag(u32),
 }
-
-#[derive(Clone, Debug, PartialEq)]
-struct Snapshot {
-    text: String,
-    inherited: Vec<String>,
-}
-
-/// How many changes undo remembers.
-const UNDO_MAX: usize = 200;
 
 /// Workers a scenario may have (the loader's limit too).
 pub const WORKERS_MAX: usize = 8;
@@ -262,19 +254,7 @@ impl Editor {
             _ if !self.text_valid() => return self.clone(),
             form => self.form_edit(form),
         };
-        let changed = next.text != self.text || next.inherited != self.inherited;
-        if changed {
-            let same_gesture = group.is_some() && group == self.last_group;
-            if !same_gesture {
-                next.undo.push(self.snapshot());
-                let excess = next.undo.len().saturating_sub(UNDO_MAX);
-                next.undo.drain(..excess);
-            }
-            next.redo.clear();
-            next.last_group = group;
-        } else if next.health == Health::Valid {
-            next.last_group = self.last_group;
-        }
+        self.record(&mut next, group);
         next
     }
 
@@ -320,22 +300,6 @@ impl Editor {
         self.text_error().or(self.edit_error())
     }
 
-    /// The same editor with no way back: what was just opened is where undo stops.
-    pub fn settled(mut self) -> Editor {
-        self.undo.clear();
-        self.redo.clear();
-        self.last_group = None;
-        self
-    }
-
-    pub fn can_undo(&self) -> bool {
-        !self.undo.is_empty()
-    }
-
-    pub fn can_redo(&self) -> bool {
-        !self.redo.is_empty()
-    }
-
     /// Whether `text` (a story text of the scenario) came from a template unconfirmed.
     pub fn is_inherited(&self, text: &str) -> bool {
         !text.trim().is_empty() && self.inherited.iter().any(|t| t == text)
@@ -347,41 +311,6 @@ impl Editor {
             Health::EditRefused { field: Some((p, input)), .. } if p == path => Some(input),
             _ => None,
         }
-    }
-
-    fn snapshot(&self) -> Snapshot {
-        Snapshot { text: self.text.clone(), inherited: self.inherited.clone() }
-    }
-
-    fn restore(&self, snapshot: Snapshot) -> Editor {
-        let mut next = self.with_text(snapshot.text);
-        next.inherited = snapshot.inherited;
-        next.last_group = None;
-        next
-    }
-
-    fn step_back(&self) -> Editor {
-        self.travel(|e| &mut e.undo, |e| &mut e.redo)
-    }
-
-    fn step_forward(&self) -> Editor {
-        self.travel(|e| &mut e.redo, |e| &mut e.undo)
-    }
-
-    /// Restores the newest snapshot of one stack (`from`) and keeps the present on the
-    /// other (`to`): undo and redo are the same move in opposite directions.
-    fn travel(
-        &self,
-        from: fn(&mut Editor) -> &mut Vec<Snapshot>,
-        to: fn(&mut Editor) -> &mut Vec<Snapshot>,
-    ) -> Editor {
-        let mut stacks = self.clone();
-        let Some(snapshot) = from(&mut stacks).pop() else { return self.clone() };
-        to(&mut stacks).push(self.snapshot());
-        let mut next = self.restore(snapshot);
-        next.undo = stacks.undo;
-        next.redo = stacks.redo;
-        next
     }
 
     /// The editor holding `text` as typed: its scenario if it parses, else the last valid
