@@ -54,7 +54,7 @@ words!(Addition:
 );
 
 /// Which of the lesson's own times the search may move.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Eq, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Vary {
     /// Keep the lesson's schedule; only add faults.
     Nothing,
@@ -63,7 +63,7 @@ pub enum Vary {
 }
 
 /// The bounds of a search: what may change, and how much.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug, Eq, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Space {
     pub vary: Vary,
     /// The palette of faults to add, in the order they are tried.
@@ -142,7 +142,7 @@ pub enum Change {
 
 /// What one schedule's run showed: the digest that tells identical runs apart, and the
 /// first checked property it broke.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Eq, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Evaluated {
     pub digest: u64,
     pub broken: Option<Property>,

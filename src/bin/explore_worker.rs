@@ -1,6 +1,6 @@
 //! The web worker of explore.html's two pages: it says `ready`, then serves either the risk
 //! explorer (the run's parameters, then chunks of trials, each answered with its tallies, in
-//! postcard: `explore::wire`) or the schedule search (a replica of the search: `search::wire`). It
+//! postcard: `explore::wire`) or the schedule search (a replica of the search, in postcard too: `search::wire`). It
 //! owns only the message loop; the work is `explore::Trials`' and `search::wire::Replica`'s.
 //! Natively it is empty (`fence explore` and `fence search --threads` use threads).
 
@@ -13,6 +13,7 @@ fn main() {
 
     use fencing_playground::explore::wire::{self, FromWorker, ToWorker};
     use fencing_playground::explore::{Run, Trials};
+    use fencing_playground::search::wire::{self as search_wire, ToReplica};
     use wasm_bindgen::JsCast;
     use wasm_bindgen::prelude::Closure;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -24,20 +25,22 @@ fn main() {
     let reply_to = scope.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let data = event.data();
-        if let Some(text) = data.as_string() {
-            let replies = if ["search ", "run ", "feed "].iter().any(|verb| text.starts_with(verb))
-            {
-                replica.borrow_mut().handle(&text)
-            } else {
-                vec![format!("error not a message for this worker: {text:.40}")]
-            };
-            for reply in replies {
-                let _ = reply_to.post_message(&reply.into());
+        let Some(bytes) = data.dyn_ref::<js_sys::Uint8Array>().map(js_sys::Uint8Array::to_vec)
+        else {
+            let why = "not a message for this worker (text, not bytes)".to_owned();
+            let bytes = js_sys::Uint8Array::from(wire::encode(&FromWorker::Error(why)).as_slice());
+            let _ = reply_to.post_message(&bytes);
+            return;
+        };
+        // The search's messages first (one worker serves both pages); then the explorer's.
+        if let Some(message) = search_wire::decode::<ToReplica>(&bytes) {
+            for reply in replica.borrow_mut().handle(message) {
+                let bytes = js_sys::Uint8Array::from(search_wire::encode(&reply).as_slice());
+                let _ = reply_to.post_message(&bytes);
             }
             return;
         }
-        let message = data.dyn_ref::<js_sys::Uint8Array>().and_then(|b| wire::decode(&b.to_vec()));
-        let reply = match message {
+        let reply = match wire::decode(&bytes) {
             Some(ToWorker::Params(params)) => match Run::new(params) {
                 Ok(run) => {
                     *trials.borrow_mut() = Some(run.trials());

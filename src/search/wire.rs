@@ -2,91 +2,87 @@
 //! and the page's [`Relay`], which deals chunks to the workers and passes every result to
 //! all of them. No schedule crosses a message, only results (a digest and a property per
 //! schedule), so each replica builds the same levels and reaches the same answer, whoever
-//! ran what. Pure text in, text out: the worker and the page only post the strings.
-//!
-//! Messages, one line each (the request has the scenario's JSON after its first line):
-//! - page to worker: `search <space>\n<scenario>`, `run <level> <chunk>`,
-//!   `feed <level> <chunk> <results>`;
-//! - worker to page: `level <level> <chunks> <run> <known> <levels>` (the replica moved
-//!   to a level), `done <level> <chunk> <results>`, `report <json>`, `error <why>`.
+//! ran what. The messages are serde types ([`ToReplica`], [`FromReplica`]) the shell posts
+//! as postcard bytes ([`encode`], [`decode`]), as the explorer's are.
 
 use serde::{Deserialize, Serialize};
 
-use super::{Addition, Evaluated, Phrase, Search, Space, Vary};
+use super::{Addition, Evaluated, Phrase, Search, Space};
 use crate::catalogue::lesson::Scenario;
 use crate::sim::event::{EventKind, Property};
 use crate::sim::{self, scenario::Word};
 
-/// What one search asks: the space and the properties, as the request's first line
-/// (`vary=times faults=2 limit=100000 add=pause,crash check=no-stale-holder`).
-#[derive(Clone, Debug, Eq, PartialEq)]
+/// What one search asks: the space and the properties.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
 pub struct Request {
     pub space: Space,
     pub properties: Vec<Property>,
 }
 
 impl Request {
-    pub fn to_text(&self) -> String {
-        let add: Vec<&str> = self.space.add.iter().map(|a| a.word()).collect();
-        let check: Vec<&str> = self.properties.iter().map(|p| p.name()).collect();
-        let vary = match self.space.vary {
-            Vary::Times => "times",
-            Vary::Nothing => "nothing",
-        };
-        format!(
-            "vary={vary} faults={} limit={} add={} check={}",
-            self.space.max_added,
-            self.space.level_limit,
-            add.join(","),
-            check.join(",")
-        )
+    /// Whether the request is one a replica may run: the bounds the page offers (a
+    /// request is data from another thread, checked like any message).
+    pub fn check(&self) -> Result<(), String> {
+        if self.space.max_added > 3 {
+            return Err("faults must be 0 to 3".to_owned());
+        }
+        if self.space.level_limit == 0 {
+            return Err("limit must be a positive number".to_owned());
+        }
+        if self.space.add.len() > Addition::WORDS.len() {
+            return Err("more faults to add than there are kinds".to_owned());
+        }
+        Ok(())
     }
+}
 
-    /// Reads [`Request::to_text`]'s line; an error names the part it could not read.
-    pub fn from_text(text: &str) -> Result<Request, String> {
-        let mut space = Space { vary: Vary::Times, add: Vec::new(), max_added: 0, level_limit: 0 };
-        let mut properties = Vec::new();
-        for part in text.split_whitespace() {
-            let (name, value) =
-                part.split_once('=').ok_or_else(|| format!("not name=value: {part:.40}"))?;
-            let list = || value.split(',').filter(|w| !w.is_empty());
-            match name {
-                "vary" if value == "times" => space.vary = Vary::Times,
-                "vary" if value == "nothing" => space.vary = Vary::Nothing,
-                "faults" => {
-                    space.max_added =
-                        value.parse().ok().filter(|&k| k <= 3).ok_or("faults must be 0 to 3")?
-                }
-                "limit" => {
-                    space.level_limit = value
-                        .parse()
-                        .ok()
-                        .filter(|&n| n >= 1)
-                        .ok_or("limit must be a positive number")?
-                }
-                "add" => {
-                    space.add = list()
-                        .map(|w| {
-                            Addition::from_word(w).ok_or_else(|| format!("no fault named {w:.20}"))
-                        })
-                        .collect::<Result<_, _>>()?;
-                }
-                "check" => {
-                    properties = list()
-                        .map(|w| {
-                            Property::from_name(w)
-                                .ok_or_else(|| format!("no property named {w:.30}"))
-                        })
-                        .collect::<Result<_, _>>()?;
-                }
-                _ => return Err(format!("unknown part of a search request: {part:.40}")),
-            }
-        }
-        if space.level_limit == 0 {
-            return Err("the request has no limit".to_owned());
-        }
-        Ok(Request { space, properties })
-    }
+/// What the page tells a replica.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub enum ToReplica {
+    /// Start a search on `scenario` (a lesson's JSON).
+    Search { request: Request, scenario: String },
+    /// Run chunk `chunk` of level `level` and say its results.
+    Run { level: usize, chunk: usize },
+    /// Chunks' results, in the order they came back (each replica needs them all).
+    Feed(Vec<Fed>),
+}
+
+/// One chunk's results, passed on to every replica.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub struct Fed {
+    pub level: usize,
+    pub chunk: usize,
+    pub results: Vec<Evaluated>,
+}
+
+/// What a replica tells the page.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
+pub enum FromReplica {
+    /// The replica moved to `level`, which has `chunks` chunks.
+    Level {
+        level: usize,
+        chunks: usize,
+        run: u64,
+        known: u64,
+        levels: usize,
+    },
+    /// A chunk's results.
+    Done(Fed),
+    /// The search's answer.
+    Report(Outcome),
+    Error(String),
+}
+
+/// A message as bytes.
+pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+    // Writing to a growable buffer fails only for types postcard cannot express (maps of
+    // unknown length, for one); these messages have none.
+    postcard::to_allocvec(message).unwrap_or_default()
+}
+
+/// A message from bytes; `None` for bytes no message of this protocol makes.
+pub fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Option<T> {
+    postcard::from_bytes(bytes).ok()
 }
 
 /// How a search ended, as the worker tells the page.
@@ -125,79 +121,63 @@ impl Replica {
         Replica::default()
     }
 
-    /// Answers one message from the page (none, one or more lines to post back).
-    pub fn handle(&mut self, text: &str) -> Vec<String> {
-        match self.answer(text) {
+    /// Answers one message from the page (none, one or more messages to post back).
+    pub fn handle(&mut self, message: ToReplica) -> Vec<FromReplica> {
+        match self.answer(message) {
             Ok(replies) => replies,
-            Err(why) => vec![format!("error {why}")],
+            Err(why) => vec![FromReplica::Error(why)],
         }
     }
 
-    fn answer(&mut self, text: &str) -> Result<Vec<String>, String> {
-        // A batch of results: one `feed` a line.
-        if text.starts_with("feed ") && text.contains('\n') {
-            let mut replies = Vec::new();
-            for line in text.lines() {
-                replies.extend(self.answer(line)?);
+    fn answer(&mut self, message: ToReplica) -> Result<Vec<FromReplica>, String> {
+        let (level, chunk) = match message {
+            ToReplica::Search { request, scenario } => {
+                request.check()?;
+                let lesson =
+                    crate::catalogue::load::parse_scenario(&scenario).map_err(|e| e.to_string())?;
+                let search = Search::new(&lesson.setup, request.space, request.properties);
+                self.search = Some((search, lesson));
+                self.announced = None;
+                return Ok(self.news());
             }
-            return Ok(replies);
-        }
-        if let Some(rest) = text.strip_prefix("search ") {
-            let (line, json) =
-                rest.split_once('\n').ok_or("a search request without a scenario")?;
-            let request = Request::from_text(line)?;
-            let lesson = crate::catalogue::load::parse_scenario(json).map_err(|e| e.to_string())?;
-            let search = Search::new(&lesson.setup, request.space, request.properties);
-            self.search = Some((search, lesson));
-            self.announced = None;
-            return Ok(self.news());
-        }
+            ToReplica::Feed(batch) => {
+                let (search, _) =
+                    self.search.as_mut().ok_or("a message came before the search request")?;
+                for fed in batch {
+                    search.feed_chunk(fed.level, fed.chunk, fed.results);
+                }
+                return Ok(self.news());
+            }
+            ToReplica::Run { level, chunk } => (level, chunk),
+        };
         let (search, _) = self.search.as_mut().ok_or("a message came before the search request")?;
-        let mut words = text.split(' ');
-        let verb = words.next().unwrap_or_default();
-        let mut number = || words.next().and_then(|w| w.parse::<usize>().ok());
-        let (level, j) = number()
-            .zip(number())
-            .ok_or_else(|| format!("not a message for the search: {text:.40}"))?;
-        match verb {
-            "run" => {
-                if search.is_done() {
-                    return Ok(Vec::new());
-                }
-                if search.level().0 != level {
-                    return Err(format!(
-                        "chunk {j} of level {level} came at level {}",
-                        search.level().0
-                    ));
-                }
-                let chunk =
-                    search.chunk(j).ok_or_else(|| format!("level {level} has no chunk {j}"))?;
-                let results: Vec<Evaluated> = chunk
-                    .iter()
-                    .map(|c| super::evaluate(search.setup(), c, search.properties()))
-                    .collect();
-                Ok(vec![format!("done {level} {j} {}", results_text(&results))])
-            }
-            "feed" => {
-                let rest = text.splitn(4, ' ').nth(3).unwrap_or_default();
-                let results = read_results(rest)?;
-                search.feed_chunk(level, j, results);
-                Ok(self.news())
-            }
-            _ => Err(format!("not a message for the search: {text:.40}")),
+        if search.is_done() {
+            return Ok(Vec::new());
         }
+        if search.level().0 != level {
+            return Err(format!(
+                "chunk {chunk} of level {level} came at level {}",
+                search.level().0
+            ));
+        }
+        let schedules =
+            search.chunk(chunk).ok_or_else(|| format!("level {level} has no chunk {chunk}"))?;
+        let results = schedules
+            .iter()
+            .map(|c| super::evaluate(search.setup(), c, search.properties()))
+            .collect();
+        Ok(vec![FromReplica::Done(Fed { level, chunk, results })])
     }
 
     /// A new level or the answer, if the search has moved since it last said.
-    fn news(&mut self) -> Vec<String> {
+    fn news(&mut self) -> Vec<FromReplica> {
         let Some((search, lesson)) = &self.search else { return Vec::new() };
         if let Some(report) = search.report() {
             if self.announced == Some(usize::MAX) {
                 return Vec::new();
             }
             self.announced = Some(usize::MAX);
-            let outcome = outcome(lesson, &report);
-            return vec![format!("report {}", serde_json::to_string(&outcome).unwrap_or_default())];
+            return vec![FromReplica::Report(outcome(lesson, &report))];
         }
         let (level, chunks) = search.level();
         if self.announced == Some(level) {
@@ -205,7 +185,7 @@ impl Replica {
         }
         self.announced = Some(level);
         let p = search.progress();
-        vec![format!("level {level} {chunks} {} {} {}", p.run, p.known, p.levels)]
+        vec![FromReplica::Level { level, chunks, run: p.run, known: p.known, levels: p.levels }]
     }
 }
 
@@ -233,43 +213,11 @@ fn outcome(lesson: &Scenario, report: &super::Report) -> Outcome {
     Outcome { found, schedules: report.schedules, runs: report.runs, capped: report.capped }
 }
 
-/// Results as text: `digest` in hex, `:` and the broken property's name when one broke.
-pub fn results_text(results: &[Evaluated]) -> String {
-    let parts: Vec<String> = results
-        .iter()
-        .map(|r| match r.broken {
-            Some(p) => format!("{:x}:{}", r.digest, p.name()),
-            None => format!("{:x}", r.digest),
-        })
-        .collect();
-    parts.join(",")
-}
-
-/// Reads [`results_text`].
-pub fn read_results(text: &str) -> Result<Vec<Evaluated>, String> {
-    text.split(',')
-        .filter(|p| !p.is_empty())
-        .map(|part| {
-            let (digest, broken) = part.split_once(':').map_or((part, None), |(d, p)| (d, Some(p)));
-            let digest = u64::from_str_radix(digest, 16)
-                .map_err(|_| format!("not a digest: {digest:.20}"))?;
-            let broken = match broken {
-                Some(name) => Some(
-                    Property::from_name(name)
-                        .ok_or_else(|| format!("no property named {name:.30}"))?,
-                ),
-                None => None,
-            };
-            Ok(Evaluated { digest, broken })
-        })
-        .collect()
-}
-
 /// A message for one worker or for all.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Send {
-    To(usize, String),
-    All(String),
+    To(usize, ToReplica),
+    All(ToReplica),
 }
 
 /// Where the relay's search stands, for the progress bar.
@@ -309,8 +257,8 @@ pub struct Relay {
     out: Vec<usize>,
     /// How many of the level's chunks came back.
     back: usize,
-    /// Results not passed on yet, a `feed` line each (see [`BATCH`]).
-    batch: Vec<String>,
+    /// Results not passed on yet (see [`BATCH`]).
+    batch: Vec<Fed>,
     standing: Standing,
     ending: Option<Ending>,
 }
@@ -330,7 +278,9 @@ impl Relay {
             standing: Standing::default(),
             ending: None,
         };
-        (relay, vec![Send::All(format!("search {}\n{lesson_json}", request.to_text()))])
+        let search =
+            ToReplica::Search { request: request.clone(), scenario: lesson_json.to_owned() };
+        (relay, vec![Send::All(search)])
     }
 
     pub fn standing(&self) -> Standing {
@@ -342,65 +292,47 @@ impl Relay {
     }
 
     /// Takes worker `from`'s message and says what to send next.
-    pub fn on_reply(&mut self, from: usize, text: &str) -> Vec<Send> {
+    pub fn on_reply(&mut self, from: usize, message: FromReplica) -> Vec<Send> {
         if self.ending.is_some() || from >= self.workers {
             return Vec::new();
         }
-        let (verb, rest) = text.split_once(' ').unwrap_or((text, ""));
-        match verb {
-            "level" => {
-                let numbers: Vec<u64> = rest.split(' ').filter_map(|w| w.parse().ok()).collect();
-                let [level, chunks, run, known, levels] = numbers[..] else {
-                    return self.fail(format!("a worker said: {text:.60}"));
-                };
-                let level = usize::try_from(level).unwrap_or(usize::MAX);
+        match message {
+            FromReplica::Level { level, chunks, run, known, levels } => {
                 if self.level.is_some_and(|l| l >= level) {
                     return Vec::new();
                 }
                 self.level = Some(level);
-                self.chunks = usize::try_from(chunks).unwrap_or(0);
+                self.chunks = chunks;
                 self.dealt = 0;
                 self.back = 0;
                 self.batch.clear();
-                let levels = usize::try_from(levels).unwrap_or(0);
                 self.standing = Standing { run, known, level, levels };
                 (0..self.workers).flat_map(|k| self.deal(k)).collect()
             }
-            "done" => {
-                let mut parts = rest.splitn(3, ' ');
-                let mut number = || parts.next().and_then(|w| w.parse::<usize>().ok());
-                let (Some(level), Some(j)) = (number(), number()) else {
-                    return self.fail(format!("a worker said: {text:.60}"));
-                };
+            FromReplica::Done(fed) => {
                 self.out[from] = self.out[from].saturating_sub(1);
                 let mut out = Vec::new();
-                if self.level == Some(level) {
-                    let results = rest.splitn(3, ' ').nth(2).unwrap_or_default();
-                    let n = results.split(',').filter(|p| !p.is_empty()).count();
-                    self.standing.run += n as u64;
+                if self.level == Some(fed.level) {
+                    self.standing.run += fed.results.len() as u64;
                     self.back += 1;
-                    self.batch.push(format!("feed {level} {j} {results}"));
                     // A broken property ends the search as soon as the replicas have
                     // every chunk before it, and the level's last chunk moves them on:
                     // neither waits for a full batch.
-                    let broken = results.contains(':');
+                    let broken = fed.results.iter().any(|r| r.broken.is_some());
+                    self.batch.push(fed);
                     if broken || self.batch.len() >= BATCH || self.back >= self.chunks {
-                        out.push(Send::All(std::mem::take(&mut self.batch).join("\n")));
+                        out.push(Send::All(ToReplica::Feed(std::mem::take(&mut self.batch))));
                     }
                 }
                 out.extend(self.deal(from));
                 out
             }
-            "report" => match serde_json::from_str::<Outcome>(rest) {
-                Ok(outcome) => {
-                    self.standing.run = outcome.runs;
-                    self.ending = Some(Ending::Report(outcome));
-                    Vec::new()
-                }
-                Err(e) => self.fail(format!("a worker's report did not read: {e}")),
-            },
-            "error" => self.fail(rest.to_owned()),
-            _ => self.fail(format!("a worker said: {text:.60}")),
+            FromReplica::Report(outcome) => {
+                self.standing.run = outcome.runs;
+                self.ending = Some(Ending::Report(outcome));
+                Vec::new()
+            }
+            FromReplica::Error(why) => self.fail(why),
         }
     }
 
@@ -410,7 +342,7 @@ impl Relay {
         let Some(level) = self.level else { return sends };
         while self.out[k] < DEPTH && self.dealt < self.chunks {
             self.out[k] += 1;
-            sends.push(Send::To(k, format!("run {level} {}", self.dealt)));
+            sends.push(Send::To(k, ToReplica::Run { level, chunk: self.dealt }));
             self.dealt += 1;
         }
         sends

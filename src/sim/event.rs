@@ -41,7 +41,9 @@ pub enum Actor {
 }
 
 /// The safety properties the checker enforces (see `check`).
-#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd, serde::Serialize, serde::Deserialize,
+)]
 pub enum Property {
     TokenUnique,
     TokenOrder,

@@ -12,7 +12,9 @@ use web_sys::{MessageEvent, Worker};
 
 use std::collections::VecDeque;
 
-use crate::search::wire::{Ending, Relay, Replica, Request, Send, Standing};
+use crate::search::wire::{
+    Ending, FromReplica, Relay, Replica, Request, Send, Standing, ToReplica, decode, encode,
+};
 use crate::ui::browser::{now_ms, worker_error};
 
 /// The explore page's worker, which serves the search too (see explore_pool).
@@ -37,8 +39,8 @@ pub(crate) enum SearchPool {
 pub(crate) struct OnPage {
     relay: Relay,
     replica: Replica,
-    inbox: VecDeque<String>,
-    outbox: VecDeque<String>,
+    inbox: VecDeque<ToReplica>,
+    outbox: VecDeque<FromReplica>,
     stopped: bool,
 }
 
@@ -93,8 +95,8 @@ impl SearchPool {
             let news = on_news.clone();
             let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                 let Some(shared) = weak.upgrade() else { return };
-                let text = e.data().as_string().unwrap_or_default();
-                let sends = if text == "ready" {
+                let data = e.data();
+                let sends = if data.as_string().as_deref() == Some("ready") {
                     let mut s = shared.borrow_mut();
                     s.ready += 1;
                     if s.ready < s.workers.len() {
@@ -102,7 +104,13 @@ impl SearchPool {
                     }
                     std::mem::take(&mut s.first)
                 } else {
-                    shared.borrow_mut().relay.on_reply(k, &text)
+                    let reply = data
+                        .dyn_ref::<js_sys::Uint8Array>()
+                        .and_then(|bytes| decode::<FromReplica>(&bytes.to_vec()))
+                        .unwrap_or_else(|| {
+                            FromReplica::Error("a message the page cannot read".to_owned())
+                        });
+                    shared.borrow_mut().relay.on_reply(k, reply)
                 };
                 post(&shared, sends);
                 let (standing, ending) = {
@@ -145,7 +153,7 @@ impl SearchPool {
     ) -> SearchPool {
         let (relay, first) = Relay::new(1, request, lesson_json);
         let inbox = first.into_iter().map(|s| match s {
-            Send::To(_, text) | Send::All(text) => text,
+            Send::To(_, message) | Send::All(message) => message,
         });
         let state = Rc::new(RefCell::new(OnPage {
             relay,
@@ -184,13 +192,13 @@ fn slice(weak: std::rc::Weak<RefCell<OnPage>>, news: Rc<dyn Fn(News)>) {
                 break None;
             }
             let s = &mut *s;
-            if let Some(text) = s.outbox.pop_front() {
-                for send in s.relay.on_reply(0, &text) {
-                    let (Send::To(_, text) | Send::All(text)) = send;
-                    s.inbox.push_back(text);
+            if let Some(reply) = s.outbox.pop_front() {
+                for send in s.relay.on_reply(0, reply) {
+                    let (Send::To(_, message) | Send::All(message)) = send;
+                    s.inbox.push_back(message);
                 }
-            } else if let Some(text) = s.inbox.pop_front() {
-                let replies = s.replica.handle(&text);
+            } else if let Some(message) = s.inbox.pop_front() {
+                let replies = s.replica.handle(message);
                 s.outbox.extend(replies);
             } else {
                 break Some(Ending::Failed("the search stalled".to_owned()));
@@ -217,19 +225,24 @@ fn post(shared: &Rc<RefCell<Shared>>, sends: Vec<Send>) {
     }
     for send in sends {
         match send {
-            Send::To(k, text) => {
+            Send::To(k, message) => {
                 if let Some(worker) = s.workers.get(k) {
-                    let _ = worker.post_message(&text.into());
+                    let _ = worker.post_message(&bytes(&message));
                 }
             }
-            Send::All(text) => {
-                let text: JsValue = text.into();
+            Send::All(message) => {
+                let bytes = bytes(&message);
                 for worker in &s.workers {
-                    let _ = worker.post_message(&text);
+                    let _ = worker.post_message(&bytes);
                 }
             }
         }
     }
+}
+
+/// A message as the bytes a worker reads (copied into a `Uint8Array`).
+fn bytes(message: &ToReplica) -> JsValue {
+    js_sys::Uint8Array::from(encode(message).as_slice()).into()
 }
 
 fn stop_all(shared: &Rc<RefCell<Shared>>) {

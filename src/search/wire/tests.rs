@@ -8,13 +8,17 @@ use crate::catalogue;
 use crate::search::{Report, default_properties, describe, run};
 use crate::sim::prng::Prng;
 
-type Queues = Vec<VecDeque<String>>;
+type Queues<T> = Vec<VecDeque<T>>;
 
-fn post(sends: Vec<Send>, inbox: &mut Queues) {
+/// Delivers `sends` as a worker would receive them: through their bytes.
+fn post(sends: Vec<Send>, inbox: &mut Queues<ToReplica>) {
+    let through_bytes = |m: &ToReplica| decode::<ToReplica>(&encode(m)).expect("reads back");
     for send in sends {
         match send {
-            Send::To(k, text) => inbox[k].push_back(text),
-            Send::All(text) => inbox.iter_mut().for_each(|q| q.push_back(text.clone())),
+            Send::To(k, message) => inbox[k].push_back(through_bytes(&message)),
+            Send::All(message) => {
+                inbox.iter_mut().for_each(|q| q.push_back(through_bytes(&message)))
+            }
         }
     }
 }
@@ -26,8 +30,8 @@ fn on_workers(id: &str, request: &Request, n: usize, seed: u64) -> Outcome {
     let json = crate::catalogue::codec::write_scenario(&lesson).compact();
     let (mut relay, first) = Relay::new(n, request, &json);
     let mut replicas: Vec<Replica> = (0..n).map(|_| Replica::new()).collect();
-    let mut inbox: Queues = vec![VecDeque::new(); n];
-    let mut outbox: Queues = vec![VecDeque::new(); n];
+    let mut inbox: Queues<ToReplica> = vec![VecDeque::new(); n];
+    let mut outbox: Queues<FromReplica> = vec![VecDeque::new(); n];
     post(first, &mut inbox);
     let mut prng = Prng::new(seed);
     for _ in 0..10_000_000 {
@@ -39,11 +43,12 @@ fn on_workers(id: &str, request: &Request, n: usize, seed: u64) -> Outcome {
         }
         let k = prng.below(n as u64) as usize;
         if prng.chance(1, 2) {
-            if let Some(text) = inbox[k].pop_front() {
-                outbox[k].extend(replicas[k].handle(&text));
+            if let Some(message) = inbox[k].pop_front() {
+                outbox[k].extend(replicas[k].handle(message));
             }
-        } else if let Some(text) = outbox[k].pop_front() {
-            let sends = relay.on_reply(k, &text);
+        } else if let Some(message) = outbox[k].pop_front() {
+            let reply = decode::<FromReplica>(&encode(&message)).expect("reads back");
+            let sends = relay.on_reply(k, reply);
             post(sends, &mut inbox);
         }
     }
@@ -106,18 +111,40 @@ fn workers_agree_when_nothing_is_found_over_several_levels() {
 }
 
 #[test]
-fn the_request_reads_back_and_bad_text_is_refused() {
+fn messages_read_back_and_bad_ones_are_refused() {
     let (request, _) = request("failover-duplicate-token");
-    assert_eq!(Request::from_text(&request.to_text()), Ok(request));
-    for bad in ["", "faults=9 limit=1", "limit=0", "add=teleport limit=5", "check=x limit=5", "x"] {
-        assert!(Request::from_text(bad).is_err(), "{bad:?} read");
+    let search = ToReplica::Search { request: request.clone(), scenario: "{".to_owned() };
+    assert_eq!(decode::<ToReplica>(&encode(&search)), Some(search.clone()));
+    let bytes = encode(&search);
+    for bad in [&[][..], &bytes[..bytes.len() - 1], &[7, 0]] {
+        assert_eq!(decode::<ToReplica>(bad), None, "{bad:?}");
     }
     let mut replica = Replica::new();
-    for bad in ["run 0 0", "search limit=5\n{", "search limit=5", "feed 0 0 zz", "hello"] {
-        let replies = replica.handle(bad);
-        assert!(replies.iter().all(|r| r.starts_with("error ")), "{bad:?}: {replies:?}");
-        assert!(!replies.is_empty(), "{bad:?}");
+    let lesson = catalogue::find("gc-pause-fenced").expect("a built-in");
+    let json = crate::catalogue::codec::write_scenario(&lesson).compact();
+    let too_many =
+        Request { space: Space { max_added: 9, ..request.space.clone() }, ..request.clone() };
+    let no_limit =
+        Request { space: Space { level_limit: 0, ..request.space.clone() }, ..request.clone() };
+    for bad in [
+        ToReplica::Run { level: 0, chunk: 0 },
+        ToReplica::Feed(Vec::new()),
+        search,
+        ToReplica::Search { request: too_many, scenario: json.clone() },
+        ToReplica::Search { request: no_limit, scenario: json.clone() },
+    ] {
+        let replies = replica.handle(bad.clone());
+        assert!(
+            !replies.is_empty() && replies.iter().all(|r| matches!(r, FromReplica::Error(_))),
+            "{bad:?}: {replies:?}"
+        );
     }
-    assert_eq!(read_results("1f,2:no-stale-holder").map(|r| r.len()), Ok(2));
-    assert!(read_results("1f:nope").is_err());
+    // A chunk the level does not have, once the search runs.
+    let started = replica.handle(ToReplica::Search { request, scenario: json });
+    assert!(matches!(started[..], [FromReplica::Level { level: 0, .. }]), "{started:?}");
+    let replies = replica.handle(ToReplica::Run { level: 0, chunk: 1_000_000 });
+    assert!(
+        matches!(&replies[..], [FromReplica::Error(why)] if why.contains("no chunk")),
+        "{replies:?}"
+    );
 }
