@@ -32,7 +32,7 @@ use crate::catalogue::lesson::Scenario;
 use crate::catalogue::lesson::{Anchor, Expected, Fact, KeyIs, Narration, Prompt};
 use crate::catalogue::load;
 use crate::sim::WorkerId;
-use crate::sim::scenario::{FaultKind, ScenarioId, WorkerSetup};
+use crate::sim::scenario::{FaultKind, ScenarioId, StepKind, WorkerSetup};
 
 /// The editor: text, the scenario it last parsed to, why the last change was refused, and
 /// the way back.
@@ -151,7 +151,7 @@ pub enum Action {
     AddStep {
         worker: usize,
         list: List,
-        kind: String,
+        kind: StepKind,
         at: Option<usize>,
     },
     RemoveStep(StepAt),
@@ -598,7 +598,7 @@ fn edit(s: &mut Scenario, action: Action) -> Result<(), LoadError> {
         }
         Action::AddStep { worker, list, kind, at } => {
             let path = format!("$.workers[{worker}]");
-            let step = codec::parse_step_text(&step_template(&kind), &path)?;
+            let step = codec::parse_step_text(&step_template(kind), &path)?;
             let steps = steps_mut(s, worker, list)?;
             let at = at.unwrap_or(steps.len()).min(steps.len());
             steps.insert(at, step);

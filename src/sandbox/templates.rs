@@ -2,8 +2,7 @@
 //! point for each step and fault kind the "add" menus offer. It must not edit a scenario:
 //! the editor reads these through the loader like any text.
 
-use crate::catalogue::codec;
-use crate::sim::scenario::{FaultKind, ScenarioId, Word};
+use crate::sim::scenario::{FaultKind, ScenarioId, StepKind, Word};
 
 /// The scenario a lesson starts from when the author wants nothing of the built-ins: one
 /// worker that takes the lock with a token (trying for the whole run while another holds
@@ -24,14 +23,17 @@ pub(super) fn copy_id(id: &ScenarioId) -> ScenarioId {
     ScenarioId::parse(&format!("{}-copy", stem.trim_end_matches('-'))).unwrap_or_else(|| id.clone())
 }
 
-/// A starting point for a new step of `kind`, valid as it stands.
-pub fn step_template(kind: &str) -> String {
+/// A starting point for a new step of `kind`, valid as it stands: the kinds with members
+/// the format requires get them, the others are the kind alone (a native test loads every
+/// kind's template, so a kind added with a required member fails it until it has one here).
+pub fn step_template(kind: StepKind) -> String {
+    let word = kind.word();
     match kind {
-        "acquire" => r#"{"do":"acquire","ttl_ms":30000}"#.to_owned(),
-        "wait-replicas" => r#"{"do":"wait-replicas","replicas":1,"timeout_ms":100}"#.to_owned(),
-        "compute" | "sleep" => format!(r#"{{"do":"{kind}","ms":1000}}"#),
-        "write" => r#"{"do":"write","status":"paid"}"#.to_owned(),
-        other => format!(r#"{{"do":"{other}"}}"#),
+        StepKind::Acquire => format!(r#"{{"do":"{word}","ttl_ms":30000}}"#),
+        StepKind::WaitReplicas => format!(r#"{{"do":"{word}","replicas":1,"timeout_ms":100}}"#),
+        StepKind::Compute | StepKind::Sleep => format!(r#"{{"do":"{word}","ms":1000}}"#),
+        StepKind::Write => format!(r#"{{"do":"{word}","status":"paid"}}"#),
+        _ => format!(r#"{{"do":"{word}"}}"#),
     }
 }
 
@@ -76,8 +78,8 @@ pub fn fault_on_node(kind: FaultKind) -> bool {
 }
 
 /// The kinds offered in the "add" menus.
-pub fn step_kinds() -> Vec<&'static str> {
-    codec::steps()
+pub fn step_kinds() -> Vec<StepKind> {
+    StepKind::WORDS.iter().map(|(_, kind)| *kind).collect()
 }
 
 pub fn fault_kinds() -> Vec<FaultKind> {

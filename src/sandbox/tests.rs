@@ -7,8 +7,8 @@ use super::{
 };
 use crate::catalogue;
 use crate::sim;
-use crate::sim::scenario::FaultKind;
 use crate::sim::scenario::ScenarioId;
+use crate::sim::scenario::{FaultKind, StepKind};
 
 fn editor() -> Editor {
     Editor::new(&catalogue::find("gc-pause-fenced").expect("built-in"))
@@ -28,13 +28,8 @@ fn program(worker: usize, index: usize) -> StepAt {
 fn every_template_is_valid_as_it_stands() {
     let e = editor();
     for kind in step_kinds() {
-        let next = e.apply(Action::AddStep {
-            worker: 0,
-            list: List::Program,
-            kind: (*kind).into(),
-            at: None,
-        });
-        assert_eq!(next.error(), None, "step {kind}: {}", step_template(kind));
+        let next = e.apply(Action::AddStep { worker: 0, list: List::Program, kind, at: None });
+        assert_eq!(next.error(), None, "step {kind:?}: {}", step_template(kind));
     }
     for kind in fault_kinds() {
         let next = e.apply(Action::AddFault(kind));
@@ -172,7 +167,7 @@ fn steps_go_where_the_author_puts_them_and_optional_members_are_reachable() {
     let with = e.apply(Action::AddStep {
         worker: 0,
         list: List::Program,
-        kind: "watchdog".into(),
+        kind: StepKind::Watchdog,
         at: Some(1),
     });
     assert_eq!(with.error(), None);
@@ -198,7 +193,7 @@ fn steps_go_where_the_author_puts_them_and_optional_members_are_reachable() {
     let retry = e.apply(Action::AddStep {
         worker: 0,
         list: List::OnRejected,
-        kind: "send-to-dlq".into(),
+        kind: StepKind::SendToDlq,
         at: None,
     });
     assert_eq!(retry.scenario.setup.workers[0].on_rejected.len(), 1);

@@ -138,7 +138,7 @@ impl From<Persistence> for PersistenceForm {
 // ----- steps -----
 
 /// A step's kind, the word under `do`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StepKind {
     Acquire,
     WaitReplicas,

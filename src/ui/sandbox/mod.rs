@@ -20,7 +20,7 @@ use crate::sandbox::{
     Action, Direction, Editor, Field, Group, Health, List, Preview, Row, Setting, StepAt,
     fault_kinds, fields, row_kind, row_path, setting_words, step_kinds,
 };
-use crate::sim::scenario::{FaultKind, Word};
+use crate::sim::scenario::{FaultKind, StepKind, Word};
 use crate::ui::i18n::use_i18n;
 
 /// Where the named drafts are kept.
@@ -382,7 +382,7 @@ fn AddStep(props: &AddStepProps) -> Html {
             if let Some(sel) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
                 sel.set_value("");
             }
-            if !kind.is_empty() {
+            if let Some(kind) = StepKind::from_word(&kind) {
                 apply.emit((Action::AddStep { worker, list, kind, at }, None));
                 // The next step goes at the end again unless the author says otherwise.
                 position.set(None);
@@ -401,7 +401,7 @@ fn AddStep(props: &AddStepProps) -> Html {
             <label>{ m.lab("sandbox.add_step") }{ " " }
                 <select data-testid="sandbox-add-step" onchange={on_kind}>
                     <option value="" selected=true>{ "…" }</option>
-                    { for step_kinds().iter().map(|k| html! { <option value={*k}>{ m.lab(&format!("sandbox.step.{k}")) }</option> }) }
+                    { for step_kinds().into_iter().map(|k| html! { <option value={k.word()}>{ m.lab(&format!("sandbox.step.{}", k.word())) }</option> }) }
                 </select>
             </label>
         </div>
