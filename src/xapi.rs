@@ -445,11 +445,11 @@ mod tests {
         })
     }
 
-    #[test]
-    fn an_answer_is_a_choice_interaction_with_its_parent() {
+    /// A lesson's prompt named `prompt` (two options, the second right), and the lesson.
+    fn prompt_and_lesson(prompt: &str) -> (Activity, Activity) {
         let question = Activity {
             id: "https://example.org/playground/#/s/gc-pause-fenced?prompt=0".into(),
-            name: "Which write lands?".into(),
+            name: prompt.into(),
             choices: vec!["A's".into(), "B's".into()],
             correct: Some(1),
         };
@@ -458,6 +458,12 @@ mod tests {
             name: "GC pause".into(),
             ..Activity::default()
         };
+        (question, parent)
+    }
+
+    #[test]
+    fn an_answer_is_a_choice_interaction_with_its_parent() {
+        let (question, parent) = prompt_and_lesson("Which write lands?");
         let outcome = Outcome { success: Some(false), response: Some(0), ..Outcome::default() };
         let text = statement(&context(None), Verb::Answered, &question, &outcome, Some(&parent));
         let root = parse(&text).expect("valid JSON");
@@ -517,17 +523,7 @@ mod tests {
     /// shape, so a change of member order, spacing or number form must be deliberate.
     #[test]
     fn statements_and_the_envelope_are_written_byte_for_byte() {
-        let question = Activity {
-            id: "https://example.org/playground/#/s/gc-pause-fenced?prompt=0".into(),
-            name: "Which write lands? \"B's\"".into(),
-            choices: vec!["A's".into(), "B's".into()],
-            correct: Some(1),
-        };
-        let parent = Activity {
-            id: "https://example.org/playground/#/s/gc-pause-fenced".into(),
-            name: "GC pause".into(),
-            ..Activity::default()
-        };
+        let (question, parent) = prompt_and_lesson("Which write lands? \"B's\"");
         let answered = Outcome { success: Some(false), response: Some(0), ..Outcome::default() };
         let text = statement(&context(None), Verb::Answered, &question, &answered, Some(&parent));
         assert_eq!(text, ANSWERED);

@@ -17,6 +17,7 @@ use crate::explore::{
 use crate::sim::scenario::Word;
 use crate::ui::browser::{cores, now_ms};
 use crate::ui::explore_pool::{Pool, PoolEvent};
+use crate::ui::hooks::{Reduced, Update};
 use crate::ui::i18n::use_i18n;
 
 /// A slice works in chunks until this much time has passed, then yields to the browser, so
@@ -28,16 +29,10 @@ const CHUNK_SIM_RUNS: u64 = 8;
 /// How often results from the workers are drawn.
 const REDRAW_MS: f64 = 100.0;
 
-/// Yew's `Reducible` over the pure [`Screen::update`].
-#[derive(PartialEq)]
-struct ExploreState(Screen);
-
-impl Reducible for ExploreState {
+impl Update for Screen {
     type Action = Action;
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = self.0.clone();
-        next.update(action);
-        Rc::new(ExploreState(next))
+    fn update(&mut self, action: Action) {
+        Screen::update(self, action);
     }
 }
 
@@ -61,7 +56,7 @@ fn watchdog_label(kind: WatchdogKind) -> &'static str {
 #[component]
 pub(crate) fn ExplorePage() -> Html {
     let m = use_i18n();
-    let state = use_reducer(|| ExploreState(Screen::new(cores())));
+    let state = use_reducer(|| Reduced(Screen::new(cores())));
     use_run(&state);
     let screen = &state.0;
     let form = &screen.form;
@@ -166,7 +161,7 @@ pub(crate) fn ExplorePage() -> Html {
 /// they start, else in slices on this thread. Stops it (the pool, or the next slice) when
 /// the run ends, is cancelled or replaced, or the page is left.
 #[hook]
-fn use_run(state: &UseReducerHandle<ExploreState>) {
+fn use_run(state: &UseReducerHandle<Reduced<Screen>>) {
     let started = state.0.started();
     let run_no = state.0.run;
     let dispatch = state.dispatcher();
@@ -185,7 +180,7 @@ fn start(
     run_no: u64,
     run: Run,
     workers: usize,
-    dispatch: UseReducerDispatcher<ExploreState>,
+    dispatch: UseReducerDispatcher<Reduced<Screen>>,
 ) -> Box<dyn FnOnce()> {
     let run = Rc::new(RefCell::new(run));
     if workers > 0 {
@@ -219,7 +214,7 @@ fn start(
 async fn run_slices(
     run_no: u64,
     run: Rc<RefCell<Run>>,
-    dispatch: UseReducerDispatcher<ExploreState>,
+    dispatch: UseReducerDispatcher<Reduced<Screen>>,
     active: Rc<std::cell::Cell<bool>>,
 ) {
     loop {
@@ -245,7 +240,7 @@ async fn run_slices(
 fn pool_events(
     run_no: u64,
     run: Rc<RefCell<Run>>,
-    dispatch: UseReducerDispatcher<ExploreState>,
+    dispatch: UseReducerDispatcher<Reduced<Screen>>,
 ) -> Rc<dyn Fn(PoolEvent)> {
     // Results come in faster than anyone reads them: the table and chart are redrawn at most
     // every 100 ms (and at the end), which leaves the cores to the workers.

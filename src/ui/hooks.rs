@@ -8,6 +8,33 @@ use yew::prelude::*;
 
 use crate::player::Action;
 
+/// A pure state that a view renders and whose `update` changes it in place: the quiz's
+/// session, the explorer's screen, the builder.
+pub(crate) trait Update: Clone + PartialEq + 'static {
+    type Action;
+    fn update(&mut self, action: Self::Action);
+}
+
+/// Yew's `Reducible` over such a state (it reads as the state itself).
+#[derive(PartialEq)]
+pub(crate) struct Reduced<T>(pub(crate) T);
+
+impl<T: Update> Reducible for Reduced<T> {
+    type Action = T::Action;
+    fn reduce(self: std::rc::Rc<Self>, action: T::Action) -> std::rc::Rc<Self> {
+        let mut next = self.0.clone();
+        next.update(action);
+        std::rc::Rc::new(Reduced(next))
+    }
+}
+
+impl<T> std::ops::Deref for Reduced<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
 /// What `load` gives for `key`: `None` while it runs, and while the result in hand is for
 /// an earlier key (the view moved on). `at_hand` answers at once when it can, so a bundle
 /// that carries the content renders it on its first pass.

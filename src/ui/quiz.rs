@@ -16,6 +16,7 @@ use crate::progress::{MASTERY_PCT, Progress, STORAGE_KEY, Stored};
 use crate::quiz::{self, Question};
 use crate::route::{Link, View};
 use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
+use crate::ui::hooks::{Reduced, Update};
 use crate::ui::i18n::use_i18n;
 use crate::xapi::{Activity, Outcome, Verb, statement};
 
@@ -151,16 +152,10 @@ struct QuizProps {
     link: Link,
 }
 
-/// Yew's `Reducible` over the pure [`Session::update`].
-#[derive(PartialEq)]
-struct QuizState(Session);
-
-impl Reducible for QuizState {
+impl Update for Session {
     type Action = Action;
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = self.0.clone();
-        next.update(action);
-        Rc::new(QuizState(next))
+    fn update(&mut self, action: Action) {
+        Session::update(self, action);
     }
 }
 
@@ -185,7 +180,7 @@ fn Quiz(props: &QuizProps) -> Html {
             let asked_for = questions.iter().map(|q| (q.id.clone(), q.answer)).collect();
             let mut session = Session::new(asked_for, progress, MASTERY_PCT);
             session.update(Action::Open(asked));
-            QuizState(session)
+            Reduced(session)
         })
     };
     use_quiz_effects(&state, &questions, &props.link, m.lang);
@@ -313,7 +308,7 @@ fn Quiz(props: &QuizProps) -> Html {
 /// page and the LRS about answers and the grade, and writes the question into the address.
 #[hook]
 fn use_quiz_effects(
-    state: &UseReducerHandle<QuizState>,
+    state: &UseReducerHandle<Reduced<Session>>,
     questions: &Rc<Vec<Question>>,
     link: &Link,
     lang: crate::lang::Lang,
@@ -456,7 +451,7 @@ fn Feedback(props: &FeedbackProps) -> Html {
 /// Tells the host page the quiz is ready, and takes back progress it kept (checked like
 /// stored progress).
 #[hook]
-fn use_host(state: &UseReducerHandle<QuizState>, bank: &Rc<Vec<Question>>, total: usize) {
+fn use_host(state: &UseReducerHandle<Reduced<Session>>, bank: &Rc<Vec<Question>>, total: usize) {
     {
         use_effect_with((), move |_| {
             post(&Outbound::Ready { view: ReadyView::Quiz { total } });

@@ -9,11 +9,12 @@ use yew::prelude::*;
 use super::{DRAFTS_KEY, codec};
 use crate::sandbox::BLANK;
 use crate::sandbox::builder::{Builder, Msg, Status};
+use crate::ui::hooks::Reduced;
 
 /// Every change is kept at once, and whatever goes wrong is said: a failed save, drafts
 /// dropped to make room, no storage at all.
 #[hook]
-pub(super) fn use_kept(state: &UseReducerHandle<Builder>) {
+pub(super) fn use_kept(state: &UseReducerHandle<Reduced<Builder>>) {
     let record = state.drafts.write();
     let storage_now = state.storage.clone();
     let dispatch = state.dispatcher();
@@ -55,7 +56,7 @@ pub(super) fn use_draft_in_link(text: String) {
 /// built-in to copy (a player's "Edit a copy", the lesson a first visit starts from), or a
 /// compressed scenario; each opened once it is here.
 #[hook]
-pub(super) fn use_arrivals(state: &UseReducerHandle<Builder>) {
+pub(super) fn use_arrivals(state: &UseReducerHandle<Reduced<Builder>>) {
     {
         let dispatch = state.dispatcher();
         let fetch = state.fetch.clone();

@@ -21,6 +21,7 @@ use crate::sandbox::{
     fault_kinds, fields, row_kind, row_path, setting_words, step_kinds,
 };
 use crate::sim::scenario::{FaultKind, StepKind, Word};
+use crate::ui::hooks::{Reduced, Update};
 use crate::ui::i18n::use_i18n;
 
 /// Where the named drafts are kept.
@@ -50,14 +51,10 @@ pub(crate) fn SandboxPage() -> Html {
     }
 }
 
-/// Yew's `Reducible` over the pure [`Builder::update`].
-impl Reducible for Builder {
+impl Update for Builder {
     type Action = Msg;
-
-    fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
-        let mut next = (*self).clone();
-        next.update(msg);
-        Rc::new(next)
+    fn update(&mut self, msg: Msg) {
+        Builder::update(self, msg);
     }
 }
 
@@ -137,7 +134,7 @@ fn value_input(
 #[component]
 fn ScenarioEditor() -> Html {
     let m = use_i18n();
-    let state = use_reducer(opening);
+    let state = use_reducer(|| Reduced(opening()));
     effects::use_kept(&state);
     effects::use_draft_in_link(state.editor.text.clone());
     effects::use_arrivals(&state);
