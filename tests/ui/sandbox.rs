@@ -441,18 +441,21 @@ async fn a_picked_fault_drops_on_a_worker_s_start_too() {
     // lane) reaches the lane under it: where the author wants to stall a worker is often
     // right where it starts.
     let root = mount_sandbox().await;
-    let handle =
-        root.query_selector("[data-testid=sandbox-start-handle]").unwrap().expect("a start handle");
-    handle.scroll_into_view();
     let window = web_sys::window().unwrap();
-    let height = window.inner_height().unwrap().as_f64().unwrap();
-    let in_view = || {
+    let (width, height) = (
+        window.inner_width().unwrap().as_f64().unwrap(),
+        window.inner_height().unwrap().as_f64().unwrap(),
+    );
+    // The handle's centre, once it is in the viewport: asked again each turn (and scrolled
+    // to again), as the builder may still be laying out the lesson it opened.
+    let centre = || {
+        let handle = root.query_selector("[data-testid=sandbox-start-handle]").ok().flatten()?;
+        handle.scroll_into_view();
         let r = handle.get_bounding_client_rect();
-        r.top() >= 0.0 && r.bottom() <= height
+        let (cx, cy) = ((r.left() + r.right()) / 2.0, (r.top() + r.bottom()) / 2.0);
+        ((0.0..width).contains(&cx) && (0.0..height).contains(&cy)).then_some((cx, cy))
     };
-    crate::support::wait_for("the start handle scrolled into view", in_view).await;
-    let r = handle.get_bounding_client_rect();
-    let (cx, cy) = ((r.left() + r.right()) / 2.0, (r.top() + r.bottom()) / 2.0);
+    let (cx, cy) = crate::support::until("the start handle's centre in view", centre).await;
     let document = web_sys::window().unwrap().document().unwrap();
     let hit = |what: &str| {
         let el = document
