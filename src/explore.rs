@@ -109,16 +109,22 @@ pub mod wire {
         Error(String),
     }
 
+    /// The byte every message of this protocol starts with. One worker serves the explorer
+    /// and the schedule search (`search::wire`, whose messages start with `S`): without it,
+    /// postcard bytes of one protocol may read as a message of the other.
+    pub const TAG: u8 = b'E';
+
     pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
         // Writing to a growable buffer fails only for types postcard cannot express (maps
         // of unknown length, for one); these enums have none.
-        postcard::to_allocvec(message).unwrap_or_default()
+        postcard::to_extend(message, vec![TAG]).unwrap_or_default()
     }
 
     /// A message from bytes; `None` for bytes no message of this protocol makes (the
-    /// sender is another script, or a different build).
+    /// search's, another script's, a different build's).
     pub fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Option<T> {
-        postcard::from_bytes(bytes).ok()
+        let (&TAG, rest) = bytes.split_first()? else { return None };
+        postcard::from_bytes(rest).ok()
     }
 }
 
@@ -857,8 +863,8 @@ mod tests {
     fn the_workers_messages_carry_parameters_chunks_and_results_whole() {
         let p_watchdog = Watchdog::On { interval_ms: 7_000, check: RenewCheck::BarePexpire };
         let p = Params { watchdog: p_watchdog, axis: Axis::WorkMs, ..params(1_234) };
-        let to = ToWorker::Params(p.clone());
-        assert_eq!(wire::decode::<ToWorker>(&wire::encode(&to)), Some(to));
+        let to_params = ToWorker::Params(p.clone());
+        assert_eq!(wire::decode::<ToWorker>(&wire::encode(&to_params)), Some(to_params.clone()));
         let mut run = Run::new(p).unwrap();
         let chunk = ToWorker::Chunk(run.chunks()[1]);
         assert_eq!(wire::decode::<ToWorker>(&wire::encode(&chunk)), Some(chunk));
@@ -868,9 +874,17 @@ mod tests {
         run.add(&done);
         // Bytes no message makes: empty, cut short, an unknown variant.
         let whole = wire::encode(&FromWorker::Done(done));
-        for bad in [&[][..], &whole[..whole.len() - 1], &[9, 0]] {
+        for bad in [&[][..], &whole[..whole.len() - 1], &[9, 0], &[wire::TAG, 9, 0]] {
             assert_eq!(wire::decode::<FromWorker>(bad), None, "{bad:?}");
         }
+        // One worker serves the search too: neither protocol reads the other's messages.
+        let params = wire::encode(&to_params);
+        assert_eq!(crate::search::wire::decode::<crate::search::wire::ToReplica>(&params), None);
+        let search = crate::search::wire::encode(&crate::search::wire::ToReplica::Run {
+            level: 0,
+            chunk: 1,
+        });
+        assert_eq!(wire::decode::<ToWorker>(&search), None);
         // The form's and the command line's words, one table each.
         assert_eq!(Axis::read("work"), Ok(Axis::WorkMs));
         assert_eq!(

@@ -73,16 +73,21 @@ pub enum FromReplica {
     Error(String),
 }
 
+/// The byte every message of this protocol starts with (the explorer's start with `E`;
+/// one worker serves both, see `explore::wire::TAG`).
+pub const TAG: u8 = b'S';
+
 /// A message as bytes.
 pub fn encode<T: Serialize>(message: &T) -> Vec<u8> {
     // Writing to a growable buffer fails only for types postcard cannot express (maps of
     // unknown length, for one); these messages have none.
-    postcard::to_allocvec(message).unwrap_or_default()
+    postcard::to_extend(message, vec![TAG]).unwrap_or_default()
 }
 
 /// A message from bytes; `None` for bytes no message of this protocol makes.
 pub fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Option<T> {
-    postcard::from_bytes(bytes).ok()
+    let (&TAG, rest) = bytes.split_first()? else { return None };
+    postcard::from_bytes(rest).ok()
 }
 
 /// How a search ended, as the worker tells the page.
