@@ -877,14 +877,7 @@ mod tests {
         for bad in [&[][..], &whole[..whole.len() - 1], &[9, 0], &[wire::TAG, 9, 0]] {
             assert_eq!(wire::decode::<FromWorker>(bad), None, "{bad:?}");
         }
-        // One worker serves the search too: neither protocol reads the other's messages.
-        let params = wire::encode(&to_params);
-        assert_eq!(crate::search::wire::decode::<crate::search::wire::ToReplica>(&params), None);
-        let search = crate::search::wire::encode(&crate::search::wire::ToReplica::Run {
-            level: 0,
-            chunk: 1,
-        });
-        assert_eq!(wire::decode::<ToWorker>(&search), None);
+        // The search's messages are not the explorer's: tests/sim/workers.rs.
         // The form's and the command line's words, one table each.
         assert_eq!(Axis::read("work"), Ok(Axis::WorkMs));
         assert_eq!(

@@ -11,4 +11,5 @@ mod lessons; // every sentence a lesson says about its run is declared and check
 mod quiz; // the quiz bank: every answer key proven by the simulator
 mod stories; // the seed articles' timelines, exactly, and the failover and non-atomic traps
 mod support; // the check helper, scenario builders and the seed loop
-mod tidy; // architecture invariants: the pure core imports no web crate and no clock
+mod tidy;
+mod workers; // the explorer's and the search's worker messages stay apart // architecture invariants: the pure core imports no web crate and no clock
