@@ -12,9 +12,11 @@
 //! several embeds can tell them apart.
 //! Outbound: `ready` {view, scenario | total}, `resize` {height}, `step` {t_ms, cursor,
 //! event: {kind, actor, at_ms} | null, milestone}, `quiz-answered` {question, correct,
-//! choice, attempt, first_try, answered, correct_count, total}, `quiz-completed` {score,
-//! total, passed}, `completed` {scenario}, `progress` {data}.
-//! Inbound: `seek` {t_ms}, `play`, `pause`, `load-scenario` {id}, `restore-progress` {data}.
+//! choice, attempt, first_try, answered, correct_count (first tries right),
+//! practice_count (right only after a retry), total, latency_ms}, `quiz-completed` {score,
+//! total, passed}, `completed` {scenario, reached by the learner}, `progress` {data}.
+//! Inbound: `seek` {t_ms}, `play`, `pause`, `load-scenario` {id}, `restore-progress` {data},
+//! `set-learner` {actor?, registration?} (who learning events name, and their attempt).
 //! Prompt ids are `<scenario>#prompt-<n>`, counted from 0.
 
 use crate::sim::scenario::ScenarioId;
@@ -79,19 +81,37 @@ pub struct Answered {
     /// 1 for the first answer to this question, 2 for the second, ...
     pub attempt: u32,
     pub first_try: bool,
-    /// Quiz questions answered so far, and how many of them right (0 for a prompt).
+    /// Quiz questions answered so far (0 for a prompt).
     pub answered: usize,
+    /// Of those, the ones whose first answer was right: what the score counts.
     pub correct_count: usize,
+    /// The ones right only after trying again: practice, never counted in the score.
+    pub practice_count: usize,
     pub total: usize,
+    /// From the question shown (or tried again) to this answer, in ms.
+    pub latency_ms: u64,
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Inbound {
-    Seek { t_ms: u64 },
+    Seek {
+        t_ms: u64,
+    },
     Play,
     Pause,
-    LoadScenario { id: ScenarioId },
-    RestoreProgress { data: String },
+    LoadScenario {
+        id: ScenarioId,
+    },
+    RestoreProgress {
+        data: String,
+    },
+    /// The host names the learner for learning events: an xAPI agent (JSON text, already
+    /// checked by the shell) and the attempt's registration (a UUID). Either may be absent;
+    /// what is given replaces the link's `actor=` / `registration=`.
+    SetLearner {
+        actor: Option<String>,
+        registration: Option<String>,
+    },
 }
 
 /// `steps=`: how often an embed reports `step`.
@@ -215,6 +235,10 @@ pub struct Envelope {
     pub t_ms: Option<u64>,
     pub id: Option<String>,
     pub data: Option<String>,
+    /// `set-learner`'s agent, as JSON text (the shell writes an object member as text and
+    /// checks it names a learner before it gets here).
+    pub actor: Option<String>,
+    pub registration: Option<String>,
 }
 
 /// Reads an inbound message from its JSON text; `None` for anything that is not a valid
@@ -240,6 +264,14 @@ pub fn inbound(message: Envelope) -> Option<Inbound> {
         }
         // The text is checked where it is read (`Progress::read`), like stored progress.
         "restore-progress" => message.data.map(|data| Inbound::RestoreProgress { data }),
+        "set-learner" => {
+            let registration = message.registration.filter(|r| crate::xapi::is_uuid(r));
+            let learner = Inbound::SetLearner { actor: message.actor, registration };
+            match learner {
+                Inbound::SetLearner { actor: None, registration: None } => None,
+                learner => Some(learner),
+            }
+        }
         _ => None,
     }
 }
@@ -464,11 +496,13 @@ mod tests {
             first_try: true,
             answered: 3,
             correct_count: 2,
+            practice_count: 1,
             total: 30,
+            latency_ms: 5_250,
         });
         assert_eq!(
             answered.to_json(Some("left")),
-            r#"{"protocol":"fencing-playground","version":1,"type":"quiz-answered","question":"q1","correct":true,"choice":2,"attempt":1,"first_try":true,"answered":3,"correct_count":2,"total":30,"frame":"left"}"#
+            r#"{"protocol":"fencing-playground","version":1,"type":"quiz-answered","question":"q1","correct":true,"choice":2,"attempt":1,"first_try":true,"answered":3,"correct_count":2,"practice_count":1,"total":30,"latency_ms":5250,"frame":"left"}"#
         );
         let ready = Outbound::Ready { view: ReadyView::Quiz { total: 30 } }.to_json(None);
         assert!(ready.ends_with(r#""type":"ready","view":"quiz","total":30}"#), "{ready}");
@@ -494,7 +528,16 @@ mod tests {
             parse_inbound(&msg(r#""type":"restore-progress","data":"{}""#)),
             Some(Inbound::RestoreProgress { data: "{}".into() })
         );
+        let registration = "ec531277-b57b-4c15-8d91-d292c5b2b8f7";
+        assert_eq!(
+            parse_inbound(&msg(&format!(
+                r#""type":"set-learner","registration":"{registration}""#
+            ))),
+            Some(Inbound::SetLearner { actor: None, registration: Some(registration.into()) })
+        );
         for bad in [
+            msg(r#""type":"set-learner""#),
+            msg(r#""type":"set-learner","registration":"not-a-uuid""#),
             msg(r#""type":"seek","t_ms":-1"#),
             msg(r#""type":"load-scenario","id":"../../etc""#),
             msg(r#""type":"restore-progress","data":{}"#),

@@ -96,6 +96,22 @@ pub struct Player {
     /// A stretch of the run (virtual ms, both ends included) the learner cannot leave: a
     /// course page that embeds one moment of a lesson.
     pub range_ms: Option<(u64, u64)>,
+    /// How the cursor got where it is: tells a run the learner watched to its end from one
+    /// a link or the host page moved there.
+    pub watch: Watch,
+}
+
+/// Who moved the cursor, so `completed` means the learner reached the end.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Watch {
+    /// The learner's own moves (or none yet), every prompt on the way answered.
+    #[default]
+    Learner,
+    /// A link or the host page moved the clock last (a quiz's "Show me", a `seek`).
+    Jumped,
+    /// A jump passed a prompt the learner never answered; this lasts until the run starts
+    /// again from the beginning.
+    SkippedPrompt,
 }
 
 /// Whether the player keeps a prompt's answer hidden until the learner reaches it.
@@ -158,6 +174,7 @@ impl Player {
             prompts_done: Vec::new(),
             reveal: Reveal::AsYouGo,
             range_ms: None,
+            watch: Watch::Learner,
         }
     }
 
@@ -177,6 +194,31 @@ impl Player {
     }
 
     pub fn update(&self, action: Action) -> Player {
+        let jump = matches!(action, Action::JumpTime(_) | Action::SetRange(..));
+        let answer = matches!(action, Action::ContinueAfterPrompt(_));
+        let mut next = self.moved(action);
+        next.watch = match self.watch {
+            // Playing again from the beginning asks every prompt again.
+            _ if next.cursor == 0 && next.prompts_done.is_empty() => Watch::Learner,
+            _ if !answer && next.prompts_done.len() > self.prompts_done.len() => {
+                Watch::SkippedPrompt
+            }
+            Watch::SkippedPrompt => Watch::SkippedPrompt,
+            _ if next.cursor == self.cursor => self.watch,
+            _ if jump => Watch::Jumped,
+            _ => Watch::Learner,
+        };
+        next
+    }
+
+    /// Whether the learner reached the end of the run themselves: the end, moved there by
+    /// the learner, with no prompt skipped on the way. What `completed` reports.
+    pub fn watched_to_end(&self) -> bool {
+        self.cursor == self.trace.len() && self.cursor > 0 && self.watch == Watch::Learner
+    }
+
+    /// The cursor and clock after `action`, within the stretch.
+    fn moved(&self, action: Action) -> Player {
         if let Action::SetRange(from, to) = action {
             let from = from.min(self.end_ms());
             let next = Player { range_ms: Some((from, to.max(from))), ..self.clone() };

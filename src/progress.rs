@@ -15,6 +15,17 @@ use serde_json::Value;
 /// first format) still reads as one answer.
 pub const STORAGE_KEY: &str = "fencing-playground/quiz-progress/v1";
 
+/// The localStorage key of one quiz: the site's quiz under [`STORAGE_KEY`]; an embed
+/// named by `frame=` under its own, so two embeds of the quiz on one site (or a course
+/// page and the site) never overwrite each other's answers. Every key starts with
+/// [`STORAGE_KEY`], so `?reset` finds them all.
+pub fn storage_key(frame: Option<&str>) -> String {
+    match frame {
+        Some(frame) => format!("{STORAGE_KEY}/frame/{frame}"),
+        None => STORAGE_KEY.to_owned(),
+    }
+}
+
 /// The pass mark when nobody set one, in percent.
 pub const MASTERY_PCT: u8 = 80;
 
@@ -109,9 +120,26 @@ impl Progress {
         answer
     }
 
-    /// Questions whose latest answer is right.
-    pub fn correct(&self) -> usize {
-        self.answers.values().filter(|a| a.correct).count()
+    /// Takes in another copy of this learner's progress (another tab of the same quiz
+    /// wrote it): for each question the copy with more attempts wins, so neither tab's
+    /// answers are lost and an answer already counted is never replaced by an older one.
+    pub fn merge(&mut self, other: &Progress) {
+        for (id, theirs) in other.answers.iter() {
+            match self.answers.get_mut(id) {
+                Some(ours) if ours.attempts >= theirs.attempts => {}
+                Some(ours) => *ours = *theirs,
+                None => {
+                    self.answers.insert(id.clone(), *theirs);
+                }
+            }
+        }
+    }
+
+    /// Among `questions`, those right only after trying again (practice: the score never
+    /// counts them).
+    pub fn correct_after_practice(&self, questions: &[String]) -> usize {
+        let practised = |a: &Answer| a.correct && !a.first_correct;
+        questions.iter().filter(|q| self.answers.get(*q).is_some_and(practised)).count()
     }
 
     /// The score: among `questions`, those whose first answer was right.
@@ -135,6 +163,33 @@ mod tests {
     use super::{Answer, Progress, Stored, passed};
 
     #[test]
+    fn two_tabs_answers_merge_and_embeds_keep_their_own() {
+        let mut here = Progress::default();
+        here.record("clock-jump", false);
+        here.record("clock-jump", true);
+        let mut there = Progress::default();
+        there.record("clock-jump", true);
+        there.record("aof-always", true);
+        let mut merged = here.clone();
+        merged.merge(&there);
+        assert_eq!(merged.answers.len(), 2, "each tab's answers kept");
+        assert_eq!(
+            merged.answers.get("clock-jump"),
+            Some(&Answer { correct: true, first_correct: false, attempts: 2 }),
+            "the copy with more attempts wins: its first answer was wrong"
+        );
+        let mut other_way = there.clone();
+        other_way.merge(&here);
+        assert_eq!(other_way, merged, "the same whichever tab merges");
+        assert_eq!(super::storage_key(None), super::STORAGE_KEY);
+        assert_eq!(
+            super::storage_key(Some("week-2")),
+            "fencing-playground/quiz-progress/v1/frame/week-2"
+        );
+        assert_ne!(super::storage_key(Some("a")), super::storage_key(Some("b")));
+    }
+
+    #[test]
     fn progress_round_trips_and_bad_storage_is_reported() {
         let mut progress = Progress::default();
         progress.record("clock-jump", true);
@@ -150,9 +205,9 @@ mod tests {
             Progress::read(Some(&text), &crate::quiz::bank()),
             Stored::Valid(progress.clone())
         );
-        assert_eq!(progress.correct(), 2);
         let asked = ["clock-jump".to_owned(), "aof-always".to_owned()];
         assert_eq!(progress.score(&asked), 1, "a second try does not raise the score");
+        assert_eq!(progress.correct_after_practice(&asked), 1, "it counts as practice");
         assert!(progress.complete(&asked));
         assert!(!progress.complete(&["uuid-token".to_owned()]));
         // The first format still reads.

@@ -58,6 +58,15 @@ pub struct EmbedOptions {
     pub theme: Theme,
     /// `autoplay=1`: start playing when loaded (prompts still stop it).
     pub autoplay: bool,
+    /// `registration=`: the attempt's registration in learning events (a UUID, as an LMS
+    /// or cmi5 gives it).
+    pub registration: Option<String>,
+    /// `base=`: the address activity ids are made from, so they stay the same when the site
+    /// moves (an absolute `http(s)` address; the site's own by default).
+    pub base: Option<String>,
+    /// `tools=1`: an embed shows "Copy link", "Export and embed" and "Edit a copy", which
+    /// lead out of the course page into the lab; hidden in embeds unless asked for.
+    pub tools: bool,
 }
 
 /// `controls=` values, in the order of [`Controls`].
@@ -178,10 +187,80 @@ pub enum Payload {
     Deflated(Vec<u8>),
 }
 
+impl EmbedOptions {
+    /// The options' parameters, in the order links have always written them.
+    fn to_query(&self, query: &mut Vec<(String, String)>) {
+        let o = self;
+        if let Some(frame) = &o.frame {
+            query.push(("frame".into(), frame.clone()));
+        }
+        if o.steps == crate::embed::Steps::Milestones {
+            query.push(("steps".into(), "milestones".into()));
+        }
+        if let Some(actor) = &o.actor {
+            query.push(("actor".into(), actor.clone()));
+        }
+        if let Some(registration) = &o.registration {
+            query.push(("registration".into(), registration.clone()));
+        }
+        if let Some(base) = &o.base {
+            query.push(("base".into(), base.clone()));
+        }
+        if let Some(ms) = o.from_ms {
+            query.push(("from".into(), ms.to_string()));
+        }
+        if let Some(ms) = o.to_ms {
+            query.push(("to".into(), ms.to_string()));
+        }
+        if o.controls != Controls::Full {
+            query.push(("controls".into(), CONTROLS[o.controls as usize].into()));
+        }
+        if o.theme != Theme::Auto {
+            query.push(("theme".into(), THEMES[o.theme as usize].into()));
+        }
+        if o.autoplay {
+            query.push(("autoplay".into(), "1".into()));
+        }
+        if o.tools {
+            query.push(("tools".into(), "1".into()));
+        }
+    }
+}
+
 impl Link {
     /// A plain link to a view.
     pub fn to(view: View) -> Link {
         Link { view, ..Link::default() }
+    }
+
+    /// The settings `embed.js` carries into its frame's address, as the `data-*` attributes
+    /// of its element (`data-ttl="3000"`): every parameter of this link but the view and
+    /// the ones the script writes itself (`embed`, `frame`, `origins`), so the script
+    /// snippet shows what the iframe snippet shows. Names are the link's parameter names.
+    pub fn embed_attributes(&self) -> Vec<(String, String)> {
+        let own = Link {
+            embed: false,
+            origins: Vec::new(),
+            question: None,
+            options: EmbedOptions {
+                frame: None,
+                actor: None,
+                registration: None,
+                ..self.options.clone()
+            },
+            ..self.clone()
+        };
+        let hash = own.to_hash();
+        let query = hash.split_once('?').map_or("", |(_, query)| query);
+        query
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .filter(|(name, _)| *name != "v")
+            .map(|(name, value)| {
+                let value = percent_decode(value).unwrap_or_else(|| value.to_owned());
+                (name.to_owned(), value)
+            })
+            .collect()
     }
 
     /// Parses a `location.hash` value (with or without its leading `#`), reading `actor=`
@@ -239,7 +318,7 @@ impl Link {
                     Some(lang) => link.lang = Some(lang),
                     None => return bad_option(name, &value, "en, id or vi"),
                 },
-                "embed" | "reveal" | "autoplay" => {
+                "embed" | "reveal" | "autoplay" | "tools" => {
                     let on = match value.as_str() {
                         "1" => true,
                         "0" => false,
@@ -248,6 +327,7 @@ impl Link {
                     match name {
                         "embed" => link.embed = on,
                         "reveal" => link.reveal = on,
+                        "tools" => link.options.tools = on,
                         _ => link.options.autoplay = on,
                     }
                 }
@@ -281,6 +361,14 @@ impl Link {
                 "actor" => match actor(&value) {
                     Some(actor) => link.options.actor = Some(actor),
                     None => return bad_option(name, &value, "an xAPI agent (JSON with mbox, account, openid or mbox_sha1sum)"),
+                },
+                "registration" => match crate::xapi::is_uuid(&value) {
+                    true => link.options.registration = Some(value.to_ascii_lowercase()),
+                    false => return bad_option(name, &value, "a UUID (8-4-4-4-12 hex digits)"),
+                },
+                "base" => match crate::xapi::activity_base(&value) {
+                    Some(base) => link.options.base = Some(base),
+                    None => return bad_option(name, &value, "an absolute http(s) address"),
                 },
                 "from" | "to" => match value.parse::<u64>() {
                     Ok(ms) if name == "from" => link.options.from_ms = Some(ms),
@@ -419,31 +507,7 @@ impl Link {
         if !self.origins.is_empty() {
             query.push(("origins".into(), self.origins.join(",")));
         }
-        let o = &self.options;
-        if let Some(frame) = &o.frame {
-            query.push(("frame".into(), frame.clone()));
-        }
-        if o.steps == crate::embed::Steps::Milestones {
-            query.push(("steps".into(), "milestones".into()));
-        }
-        if let Some(actor) = &o.actor {
-            query.push(("actor".into(), actor.clone()));
-        }
-        if let Some(ms) = o.from_ms {
-            query.push(("from".into(), ms.to_string()));
-        }
-        if let Some(ms) = o.to_ms {
-            query.push(("to".into(), ms.to_string()));
-        }
-        if o.controls != Controls::Full {
-            query.push(("controls".into(), CONTROLS[o.controls as usize].into()));
-        }
-        if o.theme != Theme::Auto {
-            query.push(("theme".into(), THEMES[o.theme as usize].into()));
-        }
-        if o.autoplay {
-            query.push(("autoplay".into(), "1".into()));
-        }
+        self.options.to_query(&mut query);
         if query.is_empty() && plain {
             return format!("#{path}");
         }

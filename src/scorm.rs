@@ -7,6 +7,7 @@
 //! (the shell does, with the calls this returns) and never reads a clock (times are
 //! arguments).
 
+use crate::lang::Lang;
 use crate::sim::sorted::SortedSet;
 
 use crate::progress::Progress;
@@ -114,15 +115,15 @@ impl Version {
         }
     }
 
-    /// The elements read at start: status, suspend_data, location, the pass mark, and how
-    /// many interactions the attempt has journaled.
-    pub fn reads(self) -> [&'static str; 5] {
+    /// The elements read at start: status, suspend_data, location, the pass mark, how many
+    /// interactions the attempt has journaled, and the learner's language.
+    pub fn reads(self) -> [&'static str; 6] {
         let m = self.model();
-        let mastery = match self {
-            Version::V12 => "cmi.student_data.mastery_score",
-            Version::V2004 => "cmi.scaled_passing_score",
+        let (mastery, language) = match self {
+            Version::V12 => ("cmi.student_data.mastery_score", "cmi.student_preference.language"),
+            Version::V2004 => ("cmi.scaled_passing_score", "cmi.learner_preference.language"),
         };
-        [m.status, "cmi.suspend_data", m.location, mastery, "cmi.interactions._count"]
+        [m.status, "cmi.suspend_data", m.location, mastery, "cmi.interactions._count", language]
     }
 }
 
@@ -239,17 +240,23 @@ pub struct Session {
     pub state: Suspended,
     /// The view to reopen (from the LMS's location), if it gave one.
     pub resume_at: Option<String>,
+    /// The language the LMS keeps for the learner, when it is one of the playground's
+    /// (`vi`, `id-ID`, `en`); the SCO opens in it unless the learner chose another.
+    pub language: Option<Lang>,
     mastery_pct: u8,
     finished: bool,
     /// Interactions journaled so far in this attempt (the next one's index).
     interactions: usize,
+    /// The quiz's address as the learner last saw it (`#/quiz?q=3`): where "back" returns
+    /// from a scenario its "Show me" opened.
+    last_quiz: Option<String>,
 }
 
 impl Session {
     /// The session after `Initialize`, given what the LMS answered for
     /// [`Version::reads`] (in that order), and the calls that open it.
-    pub fn start(config: Config, read: [String; 5]) -> (Session, Vec<Call>) {
-        let [status, suspend, location, mastery, count] = read;
+    pub fn start(config: Config, read: [String; 6]) -> (Session, Vec<Call>) {
+        let [status, suspend, location, mastery, count, language] = read;
         let version = config.version;
         // The LMS's pass mark, when it has one, wins over the package's.
         let package_mastery = match &config.sco {
@@ -264,8 +271,19 @@ impl Session {
         let state = Suspended::read(&suspend);
         let resume_at = Some(location).filter(|l| l.starts_with("#/"));
         let interactions = count.trim().parse().unwrap_or(0);
-        let mut session =
-            Session { config, state, resume_at, mastery_pct, finished: false, interactions };
+        let last_quiz = resume_at.clone().filter(|l| is_quiz(l));
+        let primary = language.trim().split(['-', '_']).next().unwrap_or_default();
+        let language = Lang::from_code(&primary.to_ascii_lowercase());
+        let mut session = Session {
+            config,
+            state,
+            resume_at,
+            language,
+            mastery_pct,
+            finished: false,
+            interactions,
+            last_quiz,
+        };
         let mut calls = Vec::new();
         let fresh = matches!(status.as_str(), "" | "not attempted" | "unknown");
         if fresh {
@@ -283,26 +301,47 @@ impl Session {
         self.report()
     }
 
-    /// The learner answered `question` (a quiz question's id, or `<scenario>#prompt-<n>`)
-    /// with option `choice`: journaled as a choice interaction, so the LMS's report has
-    /// every answer, and prediction prompts reach it too.
-    pub fn on_answer(&mut self, question: &str, choice: usize, correct: bool) -> Vec<Call> {
+    /// The learner answered a question (a quiz question, or a prediction prompt): journaled
+    /// as a choice interaction with the options' ids, the right one, the time and the
+    /// latency (and, in 2004, the question's text), so the LMS's report has every answer.
+    pub fn on_answer(&mut self, answer: &Journal) -> Vec<Call> {
         let n = self.interactions;
         self.interactions += 1;
-        let (response, result) = match (self.config.version, correct) {
+        let version = self.config.version;
+        let (response, result) = match (version, answer.choice == answer.answer) {
             (Version::V12, true) => ("student_response", "correct"),
             (Version::V12, false) => ("student_response", "wrong"),
             (Version::V2004, true) => ("learner_response", "correct"),
             (Version::V2004, false) => ("learner_response", "incorrect"),
         };
         let field = |field: &'static str, value: String| Call::Interaction { n, field, value };
-        vec![
-            field("id", question.to_owned()),
-            field("type", "choice".to_owned()),
-            field(response, choice.to_string()),
+        let mut calls =
+            vec![field("id", answer.question.to_owned()), field("type", "choice".to_owned())];
+        // The time answered, in each version's format (1.2: the time of day only).
+        match (version, clock(answer.at)) {
+            (Version::V12, Some((_, time))) => calls.push(field("time", time.to_owned())),
+            (Version::V2004, Some((date, time))) => {
+                calls.push(field("timestamp", format!("{date}T{time}Z")));
+            }
+            (_, None) => {}
+        }
+        if version == Version::V2004 {
+            calls.push(field("description", clip(answer.description, DESCRIPTION_MAX)));
+        }
+        calls.extend([
+            field("correct_responses.0.pattern", crate::xapi::option_id(answer.answer)),
+            field(response, crate::xapi::option_id(answer.choice)),
             field("result", result.to_owned()),
+            field(
+                "latency",
+                match version {
+                    Version::V12 => cmi_timespan(answer.latency_ms),
+                    Version::V2004 => crate::xapi::iso_duration(answer.latency_ms),
+                },
+            ),
             Call::Commit,
-        ]
+        ]);
+        calls
     }
 
     /// The learner reached the end of scenario `id`.
@@ -319,7 +358,39 @@ impl Session {
         if hash.len() > model.location_max || !hash.starts_with("#/") {
             return Vec::new();
         }
+        if is_quiz(hash) {
+            self.last_quiz = Some(hash.to_owned());
+        }
         vec![Call::Set(model.location, hash.to_owned())]
+    }
+
+    /// The SCO's start: the quiz, or the chapter's list of scenarios.
+    pub fn start_view(&self) -> &'static str {
+        match self.config.sco {
+            Sco::Quiz { .. } => "#/quiz",
+            Sco::Chapter { .. } => "#/",
+        }
+    }
+
+    /// Where "back" leads from the view at `hash`: the SCO's start (for the quiz, at the
+    /// question the learner last saw), or nothing on the start itself. Every other view
+    /// inside a SCO offers it, so no view (a relaunch into a scenario, a link followed)
+    /// strands the learner away from what the LMS grades.
+    pub fn back_from(&self, hash: &str) -> Option<String> {
+        let view = hash.split('?').next().unwrap_or_default();
+        let on_start = match self.config.sco {
+            Sco::Quiz { .. } => is_quiz(hash),
+            Sco::Chapter { .. } => matches!(view, "" | "#" | "#/"),
+        };
+        if on_start {
+            return None;
+        }
+        Some(match &self.config.sco {
+            Sco::Quiz { .. } => {
+                self.last_quiz.clone().unwrap_or_else(|| self.start_view().to_owned())
+            }
+            Sco::Chapter { .. } => self.start_view().to_owned(),
+        })
     }
 
     /// The page is going away after `session_ms` of this session.
@@ -416,6 +487,53 @@ impl Session {
         calls.push(Call::Commit);
         calls
     }
+}
+
+/// One answer as an LMS journals it.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Journal<'a> {
+    /// A quiz question's id, or `<scenario>#prompt-<n>`.
+    pub question: &'a str,
+    /// The question as the learner read it (2004's `description`; 1.2 has none).
+    pub description: &'a str,
+    /// The option chosen and the right one, counted from 0 (sent as their ids).
+    pub choice: usize,
+    pub answer: usize,
+    /// When it was answered, in ISO 8601 from the browser's clock
+    /// (`2026-12-07T05:01:02.123Z`).
+    pub at: &'a str,
+    /// From the question shown to this answer.
+    pub latency_ms: u64,
+}
+
+/// 2004's `description` is a localized string of at most 250 characters.
+const DESCRIPTION_MAX: usize = 250;
+
+/// The first `max` characters of `text`.
+fn clip(text: &str, max: usize) -> String {
+    text.chars().take(max).collect()
+}
+
+/// `2026-12-07T05:01:02.123Z` as its date and its UTC time to the hundredth of a second
+/// (`05:01:02.12`), the precision both SCORM versions take; `None` when it is not that
+/// shape.
+fn clock(iso: &str) -> Option<(&str, &str)> {
+    let (date, time) = iso.split_once('T')?;
+    let shape = |text: &str, pattern: &str| {
+        text.len() >= pattern.len()
+            && text.bytes().zip(pattern.bytes()).all(|(b, p)| match p {
+                b'9' => b.is_ascii_digit(),
+                _ => b == p,
+            })
+    };
+    let utc = time.ends_with('Z');
+    (utc && date.len() == 10 && shape(date, "9999-99-99") && shape(time, "99:99:99.99"))
+        .then(|| (date, &time[..11]))
+}
+
+/// Whether `hash` is the quiz's view (`#/quiz`, with or without its `?q=...`).
+fn is_quiz(hash: &str) -> bool {
+    hash.split('?').next() == Some("#/quiz")
 }
 
 /// SCORM 1.2's `CMITimespan`: `HHHH:MM:SS.SS`.

@@ -14,7 +14,6 @@ pub enum Verb {
     Completed,
     Passed,
     Failed,
-    Progressed,
 }
 
 impl Verb {
@@ -24,7 +23,6 @@ impl Verb {
             Verb::Completed => "completed",
             Verb::Passed => "passed",
             Verb::Failed => "failed",
-            Verb::Progressed => "progressed",
         }
     }
 }
@@ -50,6 +48,10 @@ pub struct Outcome {
     /// The chosen option (for a question).
     pub response: Option<usize>,
     pub duration_ms: Option<u64>,
+    /// For an answer: 1 for the first, 2 for the second, ... A later attempt is practice:
+    /// its statement carries no `success` (an LRS would count it as a right answer), only
+    /// the attempt's number and whether it was right, as extensions.
+    pub attempt: Option<u32>,
 }
 
 /// Everything that is not the verb, the object and the result.
@@ -63,8 +65,12 @@ pub struct Context {
     pub actor: Option<String>,
     /// The site's address, the anonymous account's home page.
     pub home_page: String,
-    /// The language tag of names and descriptions (`en-US`, `id`, `vi`).
+    /// The language tag of names and descriptions (`en-US`, `id`, `vi`), and of the
+    /// experience (`context.language`).
     pub lang: &'static str,
+    /// The attempt's registration (a UUID an LMS or cmi5 gave: `registration=` in the link,
+    /// or the host's `set-learner`), so an LRS groups the statements of one enrolment.
+    pub registration: Option<String>,
 }
 
 /// The statement's JSON text.
@@ -81,26 +87,32 @@ pub fn statement(
             .choices
             .iter()
             .enumerate()
-            .map(|(i, text)| Choice { id: i.to_string(), description: Text(lang, text) })
+            .map(|(i, text)| Choice { id: option_id(i), description: Text(lang, text) })
             .collect();
-        (choices, [right.to_string()])
+        (choices, [option_id(right)])
     });
     let (choices, correct_responses_pattern) = match choices {
         Some((choices, pattern)) => (Some(choices), Some(pattern)),
         None => (None, None),
     };
+    let practice = outcome.attempt.is_some_and(|n| n > 1);
     let result = Result_ {
         score: outcome.score.map(|(raw, max)| Score { min: 0, max, raw, scaled: Slot }),
-        success: outcome.success,
+        success: outcome.success.filter(|_| !practice),
         completion: outcome.completion,
-        response: outcome.response.map(|r| r.to_string()),
+        response: outcome.response.map(option_id),
         duration: outcome.duration_ms.map(iso_duration),
+        extensions: outcome.attempt.map(|attempt| Extensions {
+            attempt,
+            practice_correct: outcome.success.filter(|_| practice),
+        }),
     };
     let empty = result.score.is_none()
         && result.success.is_none()
         && result.completion.is_none()
         && result.response.is_none()
-        && result.duration.is_none();
+        && result.duration.is_none()
+        && result.extensions.is_none();
     let verb_word = verb.word();
     let statement = Statement {
         id: &context.id,
@@ -128,8 +140,10 @@ pub fn statement(
             },
         },
         result: (!empty).then_some(result),
-        context: parent.map(|parent| StatementContext {
-            context_activities: ContextActivities {
+        context: StatementContext {
+            registration: context.registration.as_deref(),
+            language: lang,
+            context_activities: parent.map(|parent| ContextActivities {
                 parent: [ActivityRef {
                     object_type: "Activity",
                     id: &parent.id,
@@ -138,8 +152,8 @@ pub fn statement(
                         ..Definition::default()
                     },
                 }],
-            },
-        }),
+            }),
+        },
     };
     // The slots in the order they are written: the actor (the statement's third member),
     // then `scaled` (in `result`, after the object).
@@ -171,8 +185,7 @@ struct Statement<'a> {
     object: ActivityRef<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<Result_>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    context: Option<StatementContext<'a>>,
+    context: StatementContext<'a>,
 }
 
 #[derive(Serialize)]
@@ -238,6 +251,21 @@ struct Result_ {
     response: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     duration: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    extensions: Option<Extensions>,
+}
+
+/// `result.extensions` of an answer: which attempt, and for practice whether it was right
+/// (keys in this playground's own `urn:` vocabulary, documented in course-platforms.md).
+#[derive(Serialize)]
+struct Extensions {
+    #[serde(rename = "urn:fencing-playground:xapi:attempt")]
+    attempt: u32,
+    #[serde(
+        rename = "urn:fencing-playground:xapi:practice-correct",
+        skip_serializing_if = "Option::is_none"
+    )]
+    practice_correct: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -248,10 +276,16 @@ struct Score {
     scaled: Slot,
 }
 
+/// `context`: the registration when there is one, the language, and the parent activity
+/// (none for the quiz's own statements: Moodle grades only statements without a parent).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct StatementContext<'a> {
-    context_activities: ContextActivities<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    registration: Option<&'a str>,
+    language: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context_activities: Option<ContextActivities<'a>>,
 }
 
 #[derive(Serialize)]
@@ -309,6 +343,13 @@ fn json_text(value: &impl Serialize, texts: &[&str]) -> String {
     let formatter = Verbatim { texts: texts.iter() };
     let written = value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, formatter));
     written.ok().and_then(|()| String::from_utf8(out).ok()).unwrap_or_default()
+}
+
+/// An option's id in every report (xAPI's choices, SCORM's responses): `a`, `b`, ... as
+/// SCORM 1.2's `choice` type requires (one character each), in the order the learner
+/// reads the options.
+pub fn option_id(index: usize) -> String {
+    char::from(b'a' + u8::try_from(index.min(25)).unwrap_or(25)).to_string()
 }
 
 /// A version-4 UUID from 16 random bytes.
@@ -385,6 +426,29 @@ pub fn actor_text(text: &str) -> String {
     text.trim().replace(['\n', '\r'], "")
 }
 
+/// Whether `text` is a UUID as xAPI's `registration` takes it (`8-4-4-4-12` hex digits).
+pub fn is_uuid(text: &str) -> bool {
+    text.len() == 36
+        && text.bytes().enumerate().all(|(i, b)| match i {
+            8 | 13 | 18 | 23 => b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        })
+}
+
+/// An activity id base set by the course (`base=` in the link): an absolute `http(s)`
+/// address, ending in `/` (one is added), with nothing after a `?` or `#`, so activity ids
+/// stay the same when the site moves. `None` for anything else.
+pub fn activity_base(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"))?;
+    let host = rest.split('/').next().unwrap_or_default();
+    let plain =
+        |b: u8| b.is_ascii_graphic() && !matches!(b, b'?' | b'#' | b'"' | b'\\' | b'<' | b'>');
+    if host.is_empty() || !text.bytes().all(plain) {
+        return None;
+    }
+    Some(if text.ends_with('/') { text.to_owned() } else { format!("{text}/") })
+}
+
 /// `PT12.5S` (ISO 8601), from milliseconds.
 pub fn iso_duration(ms: u64) -> String {
     let (s, rest) = (ms / 1000, ms % 1000);
@@ -418,8 +482,8 @@ pub fn fraction(raw: u64, max: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::{
-        Activity, Context, Outcome, Verb, fraction, h5p_envelope, iso_duration, parse_actor,
-        statement, uuid,
+        Activity, Context, Outcome, Verb, activity_base, fraction, h5p_envelope, is_uuid,
+        iso_duration, parse_actor, statement, uuid,
     };
     use serde_json::Value;
 
@@ -434,6 +498,7 @@ mod tests {
             actor: actor.and_then(parse_actor),
             home_page: "https://example.org/playground/".into(),
             lang: "en-US",
+            registration: None,
         }
     }
 
@@ -474,12 +539,12 @@ mod tests {
             matches!(get(&root, &["object", "definition", "interactionType"]), Value::String(v) if v == "choice")
         );
         assert!(
-            matches!(get(&root, &["object", "definition", "correctResponsesPattern", "0"]), Value::String(v) if v == "1")
+            matches!(get(&root, &["object", "definition", "correctResponsesPattern", "0"]), Value::String(v) if v == "b")
         );
         assert!(
             matches!(get(&root, &["object", "definition", "choices", "1", "description", "en-US"]), Value::String(v) if v == "B's")
         );
-        assert!(matches!(get(&root, &["result", "response"]), Value::String(v) if v == "0"));
+        assert!(matches!(get(&root, &["result", "response"]), Value::String(v) if v == "a"));
         assert!(matches!(get(&root, &["result", "success"]), Value::Bool(false)));
         assert!(
             matches!(get(&root, &["context", "contextActivities", "parent", "0", "id"]), Value::String(v) if v.ends_with("#/s/gc-pause-fenced"))
@@ -490,6 +555,70 @@ mod tests {
         let envelope = parse(&h5p_envelope(&text)).expect("valid JSON");
         assert!(matches!(get(&envelope, &["context"]), Value::String(v) if v == "h5p"));
         assert!(matches!(get(&envelope, &["statement", "id"]), Value::String(v) if v.len() == 36));
+    }
+
+    #[test]
+    fn the_registration_and_the_language_are_in_the_context() {
+        let (question, parent) = prompt_and_lesson("Which write lands?");
+        let registration = "ec531277-b57b-4c15-8d91-d292c5b2b8f7";
+        let context =
+            Context { registration: Some(registration.into()), lang: "vi", ..context(None) };
+        let text =
+            statement(&context, Verb::Answered, &question, &Outcome::default(), Some(&parent));
+        let root = parse(&text).expect("valid JSON");
+        assert!(
+            matches!(get(&root, &["context", "registration"]), Value::String(v) if v == registration)
+        );
+        assert!(matches!(get(&root, &["context", "language"]), Value::String(v) if v == "vi"));
+        assert!(is_uuid(registration) && is_uuid(&uuid([9; 16])));
+        for bad in ["", "ec531277b57b4c158d91d292c5b2b8f7", "ec531277-b57b-4c15-8d91-d292c5b2b8fz"]
+        {
+            assert!(!is_uuid(bad), "{bad}");
+        }
+        assert_eq!(
+            activity_base("https://courses.example.org/fencing").as_deref(),
+            Some("https://courses.example.org/fencing/")
+        );
+        assert_eq!(activity_base("http://x/").as_deref(), Some("http://x/"));
+        for bad in [
+            "",
+            "ftp://x/",
+            "https://",
+            "https:///path",
+            "https://x/?q=1",
+            "https://x/#a",
+            "https://x y/",
+        ] {
+            assert_eq!(activity_base(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_retry_is_practice_an_lrs_does_not_count_as_a_right_answer() {
+        let (question, parent) = prompt_and_lesson("Which write lands?");
+        let answer = |attempt, success| {
+            let outcome = Outcome {
+                success: Some(success),
+                response: Some(1),
+                attempt: Some(attempt),
+                ..Outcome::default()
+            };
+            let text =
+                statement(&context(None), Verb::Answered, &question, &outcome, Some(&parent));
+            parse(&text).expect("valid JSON")
+        };
+        let first = answer(1, true);
+        assert!(matches!(get(&first, &["result", "success"]), Value::Bool(true)));
+        let extensions = get(&first, &["result", "extensions"]);
+        assert_eq!(extensions.to_string(), r#"{"urn:fencing-playground:xapi:attempt":1}"#);
+        let retry = answer(2, true);
+        let result = get(&retry, &["result"]);
+        assert!(result.get("success").is_none(), "no success for practice: {result}");
+        assert_eq!(
+            get(result, &["extensions"]).to_string(),
+            r#"{"urn:fencing-playground:xapi:attempt":2,"urn:fencing-playground:xapi:practice-correct":true}"#
+        );
+        assert!(matches!(get(result, &["response"]), Value::String(v) if v == "b"));
     }
 
     #[test]
@@ -551,9 +680,9 @@ mod tests {
         assert_eq!(text, COMPLETED);
     }
 
-    const ANSWERED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType":"Agent","account":{"homePage":"https://example.org/playground/","name":"anonymous"}},"verb":{"id":"http://adlnet.gov/expapi/verbs/answered","display":{"en-US":"answered"}},"object":{"objectType":"Activity","id":"https://example.org/playground/#/s/gc-pause-fenced?prompt=0","definition":{"name":{"en-US":"Which write lands? \"B's\""},"type":"http://adlnet.gov/expapi/activities/cmi.interaction","interactionType":"choice","choices":[{"id":"0","description":{"en-US":"A's"}},{"id":"1","description":{"en-US":"B's"}}],"correctResponsesPattern":["1"]}},"result":{"success":false,"response":"0"},"context":{"contextActivities":{"parent":[{"objectType":"Activity","id":"https://example.org/playground/#/s/gc-pause-fenced","definition":{"name":{"en-US":"GC pause"}}}]}}}"##;
-    const PASSED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType": "Agent", "mbox":"mailto:learner@example.org", "name": "L\u00e9a"},"verb":{"id":"http://adlnet.gov/expapi/verbs/passed","display":{"en-US":"passed"}},"object":{"objectType":"Activity","id":"https://example.org/playground/lab.html#/quiz","definition":{"name":{"en-US":"Quiz"}}},"result":{"score":{"min":0,"max":30,"raw":25,"scaled":0.8333},"success":true,"completion":true,"duration":"PT125.5S"}}"##;
-    const COMPLETED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType":"Agent","account":{"homePage":"https://example.org/playground/","name":"anonymous"}},"verb":{"id":"http://adlnet.gov/expapi/verbs/completed","display":{"en-US":"completed"}},"object":{"objectType":"Activity","id":"https://example.org/playground/lab.html#/quiz","definition":{"name":{"en-US":"Quiz"}}},"result":{"score":{"min":0,"max":30,"raw":30,"scaled":1}}}"##;
+    const ANSWERED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType":"Agent","account":{"homePage":"https://example.org/playground/","name":"anonymous"}},"verb":{"id":"http://adlnet.gov/expapi/verbs/answered","display":{"en-US":"answered"}},"object":{"objectType":"Activity","id":"https://example.org/playground/#/s/gc-pause-fenced?prompt=0","definition":{"name":{"en-US":"Which write lands? \"B's\""},"type":"http://adlnet.gov/expapi/activities/cmi.interaction","interactionType":"choice","choices":[{"id":"a","description":{"en-US":"A's"}},{"id":"b","description":{"en-US":"B's"}}],"correctResponsesPattern":["b"]}},"result":{"success":false,"response":"a"},"context":{"language":"en-US","contextActivities":{"parent":[{"objectType":"Activity","id":"https://example.org/playground/#/s/gc-pause-fenced","definition":{"name":{"en-US":"GC pause"}}}]}}}"##;
+    const PASSED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType": "Agent", "mbox":"mailto:learner@example.org", "name": "L\u00e9a"},"verb":{"id":"http://adlnet.gov/expapi/verbs/passed","display":{"en-US":"passed"}},"object":{"objectType":"Activity","id":"https://example.org/playground/lab.html#/quiz","definition":{"name":{"en-US":"Quiz"}}},"result":{"score":{"min":0,"max":30,"raw":25,"scaled":0.8333},"success":true,"completion":true,"duration":"PT125.5S"},"context":{"language":"en-US"}}"##;
+    const COMPLETED: &str = r##"{"id":"07070707-0707-4707-8707-070707070707","timestamp":"2026-12-01T10:00:00.000Z","actor":{"objectType":"Agent","account":{"homePage":"https://example.org/playground/","name":"anonymous"}},"verb":{"id":"http://adlnet.gov/expapi/verbs/completed","display":{"en-US":"completed"}},"object":{"objectType":"Activity","id":"https://example.org/playground/lab.html#/quiz","definition":{"name":{"en-US":"Quiz"}}},"result":{"score":{"min":0,"max":30,"raw":30,"scaled":1}},"context":{"language":"en-US"}}"##;
 
     #[test]
     fn actors_uuids_fractions_and_durations() {

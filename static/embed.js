@@ -7,9 +7,12 @@
 // created when it comes near the viewport (or on a click, with data-load="click"), sized
 // to its content as the player grows and shrinks. Options, all optional, as data-*
 // attributes: t, from, to (ms), lang (en, id, vi), controls (full, compact, none), theme
-// (auto, light, dark), autoplay ("1"), reveal ("1"), steps ("milestones"), frame (an id;
-// one is made up otherwise), title, height (px before the first resize; 480). The value
-// "quiz" opens the quiz instead of a scenario.
+// (auto, light, dark), autoplay ("1"), reveal ("1"), steps ("milestones"), tools ("1":
+// show "Copy link", "Export and embed" and "Edit a copy", hidden in embeds otherwise), the
+// what-if settings (ttl, pause, wd, acq, guard, key, persist, lag, wait, as in a link),
+// base (the address xAPI activity ids are made from), frame (an id, which also keeps an embedded quiz's progress apart; one is made up
+// otherwise), title, height (px before the first resize; 480). The value "quiz" opens
+// the quiz instead of a scenario.
 //
 // Every message of the playground's protocol is also dispatched on the element as a DOM
 // event "fencing-playground" (event.detail is the message), e.g. to grade on
@@ -20,7 +23,11 @@
   var base = new URL('.', script ? script.src : location.href);
   var frames = [];
   var counter = 0;
-  var OPTIONS = ['t', 'from', 'to', 'lang', 'controls', 'theme', 'autoplay', 'reveal', 'steps'];
+  // The link's parameters an element may set (route.rs's Link::embed_attributes writes
+  // them; a native test checks this list holds every one): the moment and the stretch,
+  // the player's options, and the what-if settings.
+  var OPTIONS = ['t', 'from', 'to', 'lang', 'controls', 'theme', 'autoplay', 'reveal', 'steps', 'tools', 'base',
+    'ttl', 'pause', 'wd', 'acq', 'guard', 'key', 'persist', 'lag', 'wait'];
 
   function address(el, frame) {
     var id = el.getAttribute('data-fencing-playground');

@@ -255,3 +255,30 @@ fn play_stops_before_a_predicted_moment_without_showing_it() {
     let lock = &p.trace.setup().redis.lock_key;
     assert!(node.keyspace.peek(lock, node.clock_ms(p.time_ms)).is_some(), "the lock still held");
 }
+
+#[test]
+fn only_the_learner_reaching_the_end_counts_as_watched() {
+    let p = player("gc-pause-unfenced");
+    let (n, end) = (p.trace.len(), p.trace.end_ms());
+    // Answering the prompt on the way and going on to the end: watched.
+    let stop = p.update(Action::Last);
+    let prompt = stop.prompt_due().expect("the lesson asks before A's late write");
+    let watched = stop.update(Action::ContinueAfterPrompt(prompt)).update(Action::Last);
+    assert_eq!(watched.cursor, n);
+    assert!(watched.watched_to_end());
+    // A link (or a host's seek) to the end passes the prompt unanswered: not watched, and
+    // moving back and forth does not make it so.
+    let linked = p.update(Action::JumpTime(end));
+    assert_eq!(linked.cursor, n);
+    assert!(!linked.watched_to_end());
+    assert!(!linked.update(Action::First).update(Action::Last).watched_to_end());
+    // ... until the learner plays it again from the beginning and answers.
+    let again = linked.update(Action::Play);
+    assert_eq!((again.cursor, again.watch), (0, super::Watch::Learner));
+    // Without prompts: a jump to the end is the host's move; a step there is the learner's.
+    let plain = revealed("gc-pause-unfenced");
+    let jumped = plain.update(Action::JumpTime(end));
+    assert!(!jumped.watched_to_end());
+    let stepped = plain.update(Action::JumpTime(1)).update(Action::Last);
+    assert!(stepped.watched_to_end(), "the learner moved from the linked moment to the end");
+}

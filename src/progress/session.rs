@@ -27,13 +27,18 @@ pub enum Action {
     Reset,
     /// Progress the host page kept and gives back, already read and checked.
     Restore { progress: Progress, text: String },
+    /// Another tab of this quiz stored its progress: its answers join these.
+    Arrived(Progress),
 }
 
 /// What the shell must do after an action.
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub enum Effect {
-    /// Keep `progress` (in storage where the page may use it) and offer it to the host.
+    /// Keep `progress` (in storage where the page may use it, joined with what another tab
+    /// stored there) and offer it to the host.
     Keep(Progress),
+    /// The learner reset the quiz: forget the stored progress and tell the host.
+    Forget,
     /// Put the host's copy of the progress in storage, as it came.
     Store(String),
     /// Tell the host page and the LRS about an answer to question `index` (position in the
@@ -110,12 +115,13 @@ impl Session {
             Action::Reset => {
                 self.progress = Progress::default();
                 self.clear_choice();
-                self.send(Effect::Keep(Progress::default()));
+                self.send(Effect::Forget);
             }
             Action::Restore { progress, text } => {
                 self.progress = progress;
                 self.send(Effect::Store(text));
             }
+            Action::Arrived(progress) => self.progress.merge(&progress),
         }
     }
 
@@ -165,8 +171,10 @@ impl Session {
             attempt: recorded.attempts,
             first_try: recorded.attempts == 1,
             answered: self.progress.answers.len(),
-            correct_count: self.progress.correct(),
+            correct_count: self.score(),
+            practice_count: self.progress.correct_after_practice(&self.ids),
             total: self.ids.len(),
+            latency_ms: 0,
         };
         self.send(Effect::Answered { index: self.index, answered });
         // The answer that completes the quiz grades it, once.
@@ -214,13 +222,20 @@ mod tests {
         session.effects_after(seen).0
     }
 
-    fn answered(effects: &[Effect]) -> Vec<(String, bool, u32, bool, usize)> {
+    /// Each answer's question, right, attempt, first try, and the counts of first tries
+    /// right and of practice right.
+    fn answered(effects: &[Effect]) -> Vec<(String, bool, u32, bool, usize, usize)> {
         effects
             .iter()
             .filter_map(|e| match e {
-                Effect::Answered { answered: a, .. } => {
-                    Some((a.question.clone(), a.correct, a.attempt, a.first_try, a.correct_count))
-                }
+                Effect::Answered { answered: a, .. } => Some((
+                    a.question.clone(),
+                    a.correct,
+                    a.attempt,
+                    a.first_try,
+                    a.correct_count,
+                    a.practice_count,
+                )),
                 _ => None,
             })
             .collect()
@@ -231,7 +246,7 @@ mod tests {
         let mut s = three();
         let effects = run(&mut s, &[Action::Choose(0), Action::Check]);
         assert_eq!(s.checked, Some(0));
-        assert_eq!(answered(&effects), [("a".to_owned(), true, 1, true, 1)]);
+        assert_eq!(answered(&effects), [("a".to_owned(), true, 1, true, 1, 0)]);
         assert!(matches!(effects[0], Effect::Keep(ref p) if p.answers.len() == 1));
         assert_eq!(s.score(), 1);
     }
@@ -245,7 +260,7 @@ mod tests {
         );
         assert_eq!(
             answered(&effects),
-            [("a".to_owned(), false, 1, true, 0), ("a".to_owned(), true, 2, false, 1)]
+            [("a".to_owned(), false, 1, true, 0, 0), ("a".to_owned(), true, 2, false, 0, 1)]
         );
         assert_eq!(s.score(), 0, "the retry does not raise the score");
     }
@@ -297,7 +312,7 @@ mod tests {
         let mut s = three();
         run(&mut s, &[Action::Choose(0), Action::Check]);
         let effects = run(&mut s, &[Action::Reset]);
-        assert_eq!(effects, [Effect::Keep(Progress::default())]);
+        assert_eq!(effects, [Effect::Forget], "a reset forgets; it does not join the old");
         assert_eq!((s.progress.answers.len(), s.checked), (0, None));
         let mut kept = Progress::default();
         kept.record("b", true);
@@ -305,6 +320,12 @@ mod tests {
             run(&mut s, &[Action::Restore { progress: kept.clone(), text: kept.to_text() }]);
         assert_eq!(effects, [Effect::Store(kept.to_text())]);
         assert_eq!(s.score(), 1);
+        // Another tab's answers join these, and the tab that wrote them stored them already.
+        let mut there = Progress::default();
+        there.record("c", true);
+        let effects = run(&mut s, &[Action::Arrived(there)]);
+        assert!(effects.is_empty());
+        assert_eq!((s.progress.answers.len(), s.score()), (2, 2));
     }
 
     #[test]

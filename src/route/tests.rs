@@ -109,6 +109,9 @@ fn links_round_trip() {
                 controls: Controls::Compact,
                 theme: Theme::Dark,
                 autoplay: true,
+                tools: true,
+                registration: Some("ec531277-b57b-4c15-8d91-d292c5b2b8f7".into()),
+                base: Some("https://courses.example.org/fencing/".into()),
             },
         },
         Link {
@@ -177,4 +180,63 @@ fn every_view_belongs_to_one_page() {
     assert_eq!(Page::Main.path(), "./");
     assert_eq!(Page::Lab.path(), "lab.html");
     assert_eq!(Page::Explore.path(), "explore.html");
+}
+
+/// The export page's `embed.js` snippet carries every setting its iframe snippet carries:
+/// the element's `data-*` attributes, put into an address the way `static/embed.js` does,
+/// open the same player (and the script passes each of them on).
+#[test]
+fn the_embed_script_snippet_carries_what_the_iframe_snippet_carries() {
+    use crate::sim::scenario::{AcquireHow, KeyStrategy, Persistence};
+    use crate::whatif::Toggle;
+    let link = Link {
+        t_ms: Some(31_500),
+        whatif: WhatIf {
+            ttl_ms: Some(20_000),
+            pause_ms: Some(45_000),
+            watchdog: Some(Toggle::On { ms: 10_000 }),
+            acquire: Some(AcquireHow::SetThenIncr),
+            guard: Some(Guard::None),
+            key: Some(KeyStrategy::PerAttempt),
+            persistence: Some(Persistence::Rdb { every_ms: 60_000 }),
+            lag_ms: Some(1_500),
+            wait: Some(Toggle::Off),
+        },
+        lang: Some(Lang::Vi),
+        reveal: true,
+        options: EmbedOptions {
+            steps: Steps::Milestones,
+            from_ms: Some(1_000),
+            to_ms: Some(40_000),
+            controls: Controls::Compact,
+            theme: Theme::Dark,
+            autoplay: true,
+            tools: true,
+            ..EmbedOptions::default()
+        },
+        ..Link::to(view("#/s/gc-pause-fenced"))
+    };
+    let attributes = link.embed_attributes();
+    let script = include_str!("../../static/embed.js");
+    let options = script.split("var OPTIONS = [").nth(1).and_then(|s| s.split(']').next());
+    let options = options.expect("embed.js lists its OPTIONS");
+    for (name, _) in &attributes {
+        assert!(options.contains(&format!("'{name}'")), "embed.js does not pass data-{name} on");
+    }
+    // What embed.js builds: the view, embed, frame and origins, then each attribute.
+    let mut address =
+        "#/s/gc-pause-fenced?v=1&embed=1&frame=fp-1&origins=https%3A%2F%2Fcourse.example"
+            .to_owned();
+    for (name, value) in &attributes {
+        address.push_str(&format!("&{name}={}", super::percent_encode(value)));
+    }
+    let framed = Link::parse(&address);
+    let expected = Link {
+        embed: true,
+        origins: vec!["https://course.example".to_owned()],
+        options: EmbedOptions { frame: Some("fp-1".to_owned()), ..link.options.clone() },
+        ..link.clone()
+    };
+    assert_eq!(framed, expected);
+    assert!(attributes.iter().any(|(name, value)| name == "reveal" && value == "1"));
 }

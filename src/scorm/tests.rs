@@ -1,12 +1,26 @@
-use super::{Call, Config, Sco, Session, Suspended, Version, cmi_timespan, scaled_to_pct};
+use super::{Call, Config, Journal, Sco, Session, Suspended, Version, cmi_timespan, scaled_to_pct};
 use crate::progress::Progress;
 
 fn quiz(version: &str, extra: &str) -> Config {
     Config::parse(&format!("scorm={version};quiz;{extra}")).expect("valid")
 }
 
-fn fresh() -> [String; 5] {
-    ["not attempted".into(), String::new(), String::new(), String::new(), String::new()]
+fn fresh() -> [String; 6] {
+    let mut read: [String; 6] = Default::default();
+    read[0] = "not attempted".into();
+    read
+}
+
+/// An answer to `question` (right option `answer`), at a fixed time, 4.5 s after it showed.
+fn journal(question: &str, choice: usize, answer: usize) -> Journal<'_> {
+    Journal {
+        question,
+        description: "Which write does the database refuse?",
+        choice,
+        answer,
+        at: "2026-12-07T05:01:02.345Z",
+        latency_ms: 4_500,
+    }
 }
 
 fn names(calls: &[Call]) -> Vec<&'static str> {
@@ -136,7 +150,8 @@ fn a_scorm_2004_quiz_reports_completion_and_success_separately() {
         assert!(!name.starts_with("cmi.core.") && !name.starts_with("cmi.student_data"), "{name}");
     }
     // The LMS's pass mark wins over the package's: 0.6 makes 2 of 3 a pass.
-    let read = ["unknown".into(), String::new(), String::new(), "0.6".into(), "0".into()];
+    let mut read = fresh();
+    (read[0], read[3]) = ("unknown".into(), "0.6".into());
     let (mut lenient, _) =
         Session::start(quiz("2004", "questions=stale-write-at-the-db,clock-jump,uuid-token"), read);
     assert_eq!(value(&answer_all(&mut lenient, 2), "cmi.success_status"), Some("passed"));
@@ -162,14 +177,21 @@ fn an_unfinished_sco_suspends_and_resumes_where_it_was() {
     assert_eq!(value(&end, "cmi.core.exit"), Some("suspend"));
     // The LMS hands the same data back on the next launch.
     let suspend = value(&calls, "cmi.suspend_data").unwrap().to_owned();
-    let read = ["incomplete".into(), suspend, "#/quiz?v=1&q=2".into(), String::new(), "1".into()];
+    let read = [
+        "incomplete".into(),
+        suspend,
+        "#/quiz?v=1&q=2".into(),
+        String::new(),
+        "1".into(),
+        String::new(),
+    ];
     let (resumed, opening) =
         Session::start(quiz("1.2", "questions=stale-write-at-the-db,clock-jump"), read);
     assert_eq!(resumed.state.quiz, progress);
     assert_eq!(resumed.resume_at.as_deref(), Some("#/quiz?v=1&q=2"));
     assert_eq!(opening, [Call::Commit], "an attempt in progress keeps its status");
     let mut resumed = resumed;
-    let next = resumed.on_answer("stale-write-at-the-db", 1, true);
+    let next = resumed.on_answer(&journal("stale-write-at-the-db", 1, 1));
     assert_eq!(
         next[0],
         Call::Interaction { n: 1, field: "id", value: "stale-write-at-the-db".into() },
@@ -225,33 +247,50 @@ fn times_and_pass_marks_in_the_lms_formats() {
 #[test]
 fn every_answer_is_journaled_as_an_interaction_in_the_versions_words() {
     let (mut v12, _) = Session::start(quiz("1.2", ""), fresh());
-    let first = v12.on_answer("clock-jump", 2, false);
+    let first = v12.on_answer(&journal("clock-jump", 2, 1));
+    let field = |n, field, value: &str| Call::Interaction { n, field, value: value.into() };
     assert_eq!(
         first,
         [
-            Call::Interaction { n: 0, field: "id", value: "clock-jump".into() },
-            Call::Interaction { n: 0, field: "type", value: "choice".into() },
-            Call::Interaction { n: 0, field: "student_response", value: "2".into() },
-            Call::Interaction { n: 0, field: "result", value: "wrong".into() },
+            field(0, "id", "clock-jump"),
+            field(0, "type", "choice"),
+            field(0, "time", "05:01:02.34"),
+            field(0, "correct_responses.0.pattern", "b"),
+            field(0, "student_response", "c"),
+            field(0, "result", "wrong"),
+            field(0, "latency", "0000:00:04.50"),
             Call::Commit,
-        ]
+        ],
+        "1.2: the time of day, option ids, no description"
     );
     let chapter = Config::parse(
         "scorm=2004;chapter=1;title=The problem;scenarios=gc-pause-unfenced,gc-pause-fenced",
     )
     .unwrap();
     let (mut v2004, _) = Session::start(chapter, fresh());
-    let prompt = v2004.on_answer("gc-pause-fenced#prompt-1", 0, false);
-    assert!(prompt.contains(&Call::Interaction {
-        n: 0,
-        field: "learner_response",
-        value: "0".into()
-    }));
-    assert!(prompt.contains(&Call::Interaction {
-        n: 0,
-        field: "result",
-        value: "incorrect".into()
-    }));
+    let prompt = v2004.on_answer(&journal("gc-pause-fenced#prompt-1", 0, 1));
+    assert_eq!(
+        prompt,
+        [
+            field(0, "id", "gc-pause-fenced#prompt-1"),
+            field(0, "type", "choice"),
+            field(0, "timestamp", "2026-12-07T05:01:02.34Z"),
+            field(0, "description", "Which write does the database refuse?"),
+            field(0, "correct_responses.0.pattern", "b"),
+            field(0, "learner_response", "a"),
+            field(0, "result", "incorrect"),
+            field(0, "latency", "PT4.5S"),
+            Call::Commit,
+        ]
+    );
+    // A clock that is not ISO 8601 in UTC leaves the time out rather than send a bad one.
+    let odd = v2004.on_answer(&Journal { at: "yesterday", ..journal("clock-jump", 0, 0) });
+    assert!(odd.iter().all(|c| !matches!(c, Call::Interaction { field: "timestamp", .. })));
+    assert_eq!(odd[0], field(1, "id", "clock-jump"), "the next interaction");
+    // The description is at most 250 characters.
+    let long = "x".repeat(300);
+    let clipped = v2004.on_answer(&Journal { description: &long, ..journal("clock-jump", 0, 0) });
+    assert!(clipped.contains(&field(2, "description", &"x".repeat(250))));
     assert_eq!(
         value(&v2004.on_scenario_done("gc-pause-unfenced"), "cmi.progress_measure"),
         Some("0.5")
@@ -266,4 +305,54 @@ fn every_answer_is_journaled_as_an_interaction_in_the_versions_words() {
         value(&chapter12.on_scenario_done("gc-pause-unfenced"), "cmi.progress_measure"),
         None
     );
+}
+
+#[test]
+fn the_lms_language_opens_the_sco_in_it_when_the_playground_has_it() {
+    let with = |language: &str| {
+        let mut read = fresh();
+        read[5] = language.into();
+        Session::start(quiz("2004", ""), read).0.language
+    };
+    use crate::lang::Lang;
+    assert_eq!(with("vi"), Some(Lang::Vi));
+    assert_eq!(with("id-ID"), Some(Lang::Id));
+    assert_eq!(with("EN_us"), Some(Lang::En));
+    for other in ["", "fr", "zz-vi", "\u{0}"] {
+        assert_eq!(with(other), None, "{other:?}");
+    }
+    assert_eq!(
+        Version::V12.reads()[5],
+        "cmi.student_preference.language",
+        "1.2 keeps it under student_preference"
+    );
+    assert_eq!(Version::V2004.reads()[5], "cmi.learner_preference.language");
+}
+
+#[test]
+fn every_view_but_the_start_leads_back_to_it() {
+    let (mut quiz, _) = Session::start(quiz("1.2", ""), fresh());
+    assert_eq!(quiz.back_from("#/quiz"), None, "the start itself");
+    assert_eq!(quiz.back_from("#/quiz?q=3"), None);
+    assert_eq!(quiz.back_from("#/s/gc-pause-fenced?t=31500").as_deref(), Some("#/quiz"));
+    // From a "Show me", back to the question the learner came from.
+    let _ = quiz.on_location("#/quiz?q=4");
+    let _ = quiz.on_location("#/s/gc-pause-fenced?t=31500");
+    assert_eq!(quiz.back_from("#/s/gc-pause-fenced?t=31500").as_deref(), Some("#/quiz?q=4"));
+    // A relaunch into a scenario still offers the quiz, at the question saved before it.
+    let mut read = fresh();
+    read[0] = "incomplete".into();
+    read[2] = "#/s/gc-pause-fenced?t=31500".into();
+    let (relaunched, _) = Session::start(quiz.config.clone(), read);
+    assert_eq!(relaunched.resume_at.as_deref(), Some("#/s/gc-pause-fenced?t=31500"));
+    assert_eq!(relaunched.back_from("#/s/gc-pause-fenced?t=31500").as_deref(), Some("#/quiz"));
+    let chapter =
+        Config::parse("scorm=2004;chapter=2;title=T;scenarios=gc-pause-unfenced").unwrap();
+    let (chapter, _) = Session::start(chapter, fresh());
+    for start in ["", "#", "#/", "#/?lang=vi"] {
+        assert_eq!(chapter.back_from(start), None, "{start:?}");
+    }
+    for elsewhere in ["#/s/gc-pause-unfenced", "#/quiz", "#/compare/gc-pause-unfenced"] {
+        assert_eq!(chapter.back_from(elsewhere).as_deref(), Some("#/"), "{elsewhere}");
+    }
 }

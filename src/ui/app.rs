@@ -144,7 +144,7 @@ impl Pages for LabPages {
                 html! { <NotFound asked={m.tf("notfound.scenario", &[("id", id)])} /> }
             }
             View::Quiz => {
-                html! { <QuizPage embed={link.embed} origins={link.origins.clone()} link={link.clone()} /> }
+                html! { <QuizPage embed={link.embed} link={link.clone()} /> }
             }
             View::Sandbox { .. } => html! { <crate::ui::sandbox::SandboxPage /> },
             View::Custom { payload } => {
@@ -305,6 +305,7 @@ pub fn App<P: Pages>() -> Html {
                                 }) }
                             </select>
                         </label>
+                        <crate::ui::course::BackToStart hash={current_hash()} />
                     </header>
                 }
                 { update_notice(&m) }

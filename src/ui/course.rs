@@ -11,10 +11,10 @@ use gloo_events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use crate::embed::{Inbound, Outbound};
+use crate::embed::Outbound;
 use crate::progress::{Progress, Stored};
 use crate::route::{Link, View};
-use crate::scorm::{Call, Config, Sco, Session};
+use crate::scorm::{Call, Config, Journal, Sco, Session};
 use crate::sim::scenario::ScenarioId;
 use crate::ui::i18n::use_i18n;
 
@@ -57,20 +57,20 @@ pub(crate) fn start() {
         None => Default::default(),
     };
     let (session, calls) = Session::start(config, read);
+    // The quiz starts from the LMS's copy of the learner's progress, and keeps it for this
+    // page's life: a "Show me" and back finds it as it was.
     if let Sco::Quiz { questions, .. } = &session.config.sco {
-        crate::ui::quiz::set_course(questions.clone());
-    }
-    // The quiz takes the LMS's copy of the learner's progress like a host's.
-    if !session.state.quiz.answers.is_empty() {
-        crate::ui::embed::deliver(Inbound::RestoreProgress { data: session.state.quiz.to_text() });
+        crate::ui::quiz::set_course(questions.clone(), session.state.quiz.clone());
     }
     let here = crate::ui::nav::current_hash();
     if here.is_empty() || here == "#" {
-        let start = session.resume_at.clone().unwrap_or_else(|| match session.config.sco {
-            Sco::Quiz { .. } => "#/quiz".to_owned(),
-            Sco::Chapter { .. } => "#/".to_owned(),
-        });
-        crate::ui::nav::replace_hash(&start);
+        let start = session.resume_at.clone().unwrap_or_else(|| session.start_view().to_owned());
+        // The LMS's language for the learner, unless the saved view names one.
+        let mut link = crate::ui::nav::parse_link(&start);
+        if link.lang.is_none() {
+            link.lang = session.language;
+        }
+        crate::ui::nav::replace_hash(&link.to_hash());
     }
     let started_ms = js_sys::Date::now();
     LIVE.with(|l| *l.borrow_mut() = Some(Live { session, api, started_ms }));
@@ -101,9 +101,39 @@ fn observe(message: &Outbound) {
         }
         Outbound::Completed { scenario } => with_session(|s| s.on_scenario_done(scenario)),
         Outbound::QuizAnswered(a) => {
-            with_session(|s| s.on_answer(&a.question, a.choice, a.correct))
+            let Some((description, answer)) = question_of(&a.question) else { return };
+            let at: String = js_sys::Date::new_0().to_iso_string().into();
+            let journal = Journal {
+                question: &a.question,
+                description: &description,
+                choice: a.choice,
+                answer,
+                at: &at,
+                latency_ms: a.latency_ms,
+            };
+            with_session(|s| s.on_answer(&journal))
         }
         _ => {}
+    }
+}
+
+/// A question's text as the learner reads it, and its right option: a quiz question
+/// (by id) or a prediction prompt (`<scenario>#prompt-<n>`).
+fn question_of(id: &str) -> Option<(String, usize)> {
+    let link = crate::ui::embed::link();
+    let lang = link.lang.unwrap_or_else(crate::ui::i18n::browser_lang);
+    let m = crate::ui::i18n::cached(lang).unwrap_or_else(crate::i18n::Messages::english);
+    match id.split_once("#prompt-") {
+        Some((scenario, n)) => {
+            let n: usize = n.parse().ok()?;
+            let prompt = crate::catalogue::find(scenario)?.prompts.into_iter().nth(n)?;
+            let text = m.content(&format!("s.{scenario}.p.{n}.question"), &prompt.question);
+            Some((text, prompt.answer))
+        }
+        None => {
+            let q = crate::quiz::bank().into_iter().find(|q| q.id == id)?;
+            Some((m.content(&format!("q.{id}.prompt"), &q.prompt), q.answer))
+        }
     }
 }
 
@@ -221,5 +251,38 @@ pub(crate) fn ChapterHome() -> Html {
                 }) }
             </ul>
         </section>
+    }
+}
+
+/// "Back to the quiz" or "Back to the chapter" on every view of a SCO but its start: a
+/// relaunch into a scenario, or a "Show me", never strands the learner away from what the
+/// LMS grades. Nothing outside a course package.
+#[derive(PartialEq, Properties)]
+pub(crate) struct BackProps {
+    /// The view's address (a change re-renders the link).
+    pub(crate) hash: AttrValue,
+}
+
+#[component]
+pub(crate) fn BackToStart(props: &BackProps) -> Html {
+    let m = use_i18n();
+    let hash = &props.hash;
+    let back = LIVE.with(|l| {
+        let l = l.borrow();
+        let session = &l.as_ref()?.session;
+        let label = match &session.config.sco {
+            Sco::Quiz { .. } => m.lab("course.back_quiz"),
+            Sco::Chapter { title, .. } => m.labf(
+                "course.back_chapter",
+                &[("title", &m.content(&format!("chapter.{title}"), title))],
+            ),
+        };
+        Some((session.back_from(hash)?, label))
+    });
+    let Some((href, label)) = back else { return html! {} };
+    html! {
+        <nav class="course-back" aria-label={m.lab("course.back_nav")}>
+            <a href={href} data-testid="course-back">{ "← " }{ label }</a>
+        </nav>
     }
 }

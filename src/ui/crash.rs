@@ -25,8 +25,15 @@ pub(crate) fn handle_reset_request() {
     if !search.trim_start_matches('?').split('&').any(|p| p == "reset") {
         return;
     }
+    // Every quiz's progress: the site's and each embed's (see `progress::storage_key`).
     if let Ok(Some(storage)) = window.local_storage() {
-        let _ = storage.remove_item(STORAGE_KEY);
+        let keys: Vec<String> = (0..storage.length().unwrap_or(0))
+            .filter_map(|i| storage.key(i).ok().flatten())
+            .filter(|key| key.starts_with(STORAGE_KEY))
+            .collect();
+        for key in keys {
+            let _ = storage.remove_item(&key);
+        }
     }
     let path = window.location().pathname().unwrap_or_default();
     let hash = window.location().hash().unwrap_or_default();

@@ -35,6 +35,9 @@ struct Channel {
     /// The latest `seek` not yet applied: a host that sends thousands at once gets the
     /// last one applied once, on the next turn of the event loop, not a render for each.
     pending_seek: Option<u64>,
+    /// The learner a host named with `set-learner` (agent, registration), which replaces
+    /// the link's `actor=` and `registration=` for this page's life.
+    learner: (Option<String>, Option<String>),
 }
 
 thread_local! {
@@ -220,6 +223,13 @@ fn on_message(event: &Event) {
         c.link.embed && origin_allowed(&c.link.origins, &event.origin())
     });
     // Only listed origins may drive the player.
+    // `set-learner`'s agent, an object or its JSON text, checked as `actor=` is.
+    let actor = js_sys::Reflect::get(&value, &"actor".into()).ok().and_then(|member| {
+        let text = member.as_string().or_else(|| {
+            member.is_object().then(|| js_sys::JSON::stringify(&member).ok()?.as_string()).flatten()
+        })?;
+        crate::ui::nav::checked_actor(&text)
+    });
     let envelope = Envelope {
         protocol: text("protocol"),
         version: whole("version"),
@@ -227,8 +237,16 @@ fn on_message(event: &Event) {
         t_ms: whole("t_ms"),
         id: text("id"),
         data: text("data"),
+        actor,
+        registration: text("registration"),
     };
     match allowed.then(|| inbound(envelope)).flatten() {
+        // Who learning events name: the channel's, not a view's.
+        Some(Inbound::SetLearner { actor, registration }) => CHANNEL.with(|c| {
+            let mut c = c.borrow_mut();
+            c.learner.0 = actor.or(c.learner.0.take());
+            c.learner.1 = registration.or(c.learner.1.take());
+        }),
         Some(Inbound::Seek { t_ms }) => {
             let first = CHANNEL.with(|c| c.borrow_mut().pending_seek.replace(t_ms).is_none());
             if first {
@@ -297,23 +315,35 @@ fn heights() -> (u32, u32) {
 }
 
 /// What every learning event is addressed with: a fresh id, the time, the learner (from
-/// `actor=`, else anonymous) and the language.
+/// the host's `set-learner`, else `actor=`, else anonymous), the registration and the
+/// language.
 pub(crate) fn statement_context(lang: crate::i18n::Lang) -> crate::xapi::Context {
     let mut bytes = [0u8; 16];
     for b in &mut bytes {
         // Statement ids need to be unique, not secret.
         *b = (js_sys::Math::random() * 256.0) as u8;
     }
+    let (link, learner) = CHANNEL.with(|c| {
+        let c = c.borrow();
+        (c.link.clone(), c.learner.clone())
+    });
     crate::xapi::Context {
         id: crate::xapi::uuid(bytes),
         timestamp: js_sys::Date::new_0().to_iso_string().into(),
-        actor: link().options.actor,
-        home_page: site_address(),
+        actor: learner.0.or(link.options.actor),
+        home_page: activity_base(),
         lang: match lang {
             crate::i18n::Lang::En => "en-US",
             other => other.code(),
         },
+        registration: learner.1.or(link.options.registration),
     }
+}
+
+/// What activity ids are made from: the link's `base=` (the course's stable address), else
+/// the site's folder.
+pub(crate) fn activity_base() -> String {
+    link().options.base.unwrap_or_else(site_address)
 }
 
 /// The folder the site is served from (`https://example.org/course/playground/`):

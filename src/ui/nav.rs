@@ -43,6 +43,12 @@ pub(crate) fn parse_link(hash: &str) -> Link {
     Link::parse_with(hash, browser_actor)
 }
 
+/// An xAPI agent's JSON text (`actor=`, or a host's `set-learner`), compact, if it names a
+/// learner (see [`crate::xapi::names_learner`]).
+pub(crate) fn checked_actor(text: &str) -> Option<String> {
+    browser_actor(text)
+}
+
 /// The agent in `actor=`, as [`crate::xapi::parse_actor`] reads it but parsed by the
 /// browser: the first page carries no JSON parser of its own (serde_json's would cost it
 /// 17.8 KB gzip, measured).

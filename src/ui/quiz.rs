@@ -12,10 +12,10 @@ use yew::prelude::*;
 
 use crate::embed::{Inbound, Outbound, ReadyView};
 use crate::progress::session::{Action, Effect, Session};
-use crate::progress::{MASTERY_PCT, Progress, STORAGE_KEY, Stored};
+use crate::progress::{MASTERY_PCT, Progress, Stored, storage_key};
 use crate::quiz::{self, Question};
 use crate::route::{Link, View};
-use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
+use crate::ui::embed::{post, post_statement, statement_context, use_host_messages};
 use crate::ui::hooks::{Reduced, Update};
 use crate::ui::i18n::use_i18n;
 use crate::xapi::{Activity, Outcome, Verb, statement};
@@ -23,7 +23,6 @@ use crate::xapi::{Activity, Outcome, Verb, statement};
 #[derive(PartialEq, Properties)]
 pub(crate) struct QuizPageProps {
     pub(crate) embed: bool,
-    pub(crate) origins: Vec<String>,
     /// The link that opened the quiz (its `q=` names the question).
     pub(crate) link: Link,
 }
@@ -36,6 +35,8 @@ thread_local! {
     static QUESTIONS: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
     /// The bank, when this bundle carries it (see [`compile_in`]).
     static COMPILED: std::cell::Cell<Option<CompiledBank>> = const { std::cell::Cell::new(None) };
+    /// A course package's quiz progress, as the LMS gave it and as the learner went on.
+    static COURSE_PROGRESS: std::cell::RefCell<Progress> = std::cell::RefCell::default();
     /// The bank once fetched, so coming back to the quiz does not fetch it again.
     static FETCHED: std::cell::RefCell<Option<Rc<Vec<Question>>>> = const { std::cell::RefCell::new(None) };
 }
@@ -68,11 +69,13 @@ fn use_bank() -> Option<Result<Rc<Vec<Question>>, String>> {
     crate::ui::hooks::use_loaded((), |_| bank_at_hand(), |_| fetch_bank())
 }
 
-/// Makes this page a course package's quiz: only `ids`, in that order, with progress kept
-/// by the LMS (it comes back as `restore-progress`) rather than in this browser's storage,
-/// which another learner or an earlier attempt may have filled. Set before the quiz mounts.
-pub(crate) fn set_course(ids: Vec<String>) {
+/// Makes this page a course package's quiz: only `ids`, in that order, starting from
+/// `progress` (the LMS's copy) and keeping it in this page for its life (a "Show me" and
+/// back remounts the quiz), never in this browser's storage, which another learner or an
+/// earlier attempt may have filled. Set before the quiz mounts.
+pub(crate) fn set_course(ids: Vec<String>, progress: Progress) {
     QUESTIONS.with(|q| *q.borrow_mut() = Some(ids));
+    COURSE_PROGRESS.with(|p| *p.borrow_mut() = progress);
 }
 
 /// localStorage, if this page may use it: a third-party frame may find it throwing or
@@ -94,36 +97,46 @@ struct Loaded {
 /// Where stored progress that could not be read is copied before the quiz starts again.
 const ASIDE_KEY: &str = "fencing-playground/quiz-progress-unreadable/v1";
 
-fn load_progress(bank: &[Question]) -> Loaded {
+fn load_progress(bank: &[Question], key: &str) -> Loaded {
     if QUESTIONS.with(|q| q.borrow().is_some()) {
-        return Loaded { progress: Progress::default(), notice: None };
+        let progress = COURSE_PROGRESS.with(|p| p.borrow().clone());
+        return Loaded { progress, notice: None };
     }
     let Some(storage) = storage() else {
         return Loaded { progress: Progress::default(), notice: Some("quiz.storage_none") };
     };
-    let stored = storage.get_item(STORAGE_KEY).ok().flatten();
+    let stored = storage.get_item(key).ok().flatten();
     match Progress::read(stored.as_deref(), bank) {
         Stored::Valid(progress) => Loaded { progress, notice: None },
         Stored::Nothing => Loaded { progress: Progress::default(), notice: None },
         Stored::Corrupt => {
             // Kept aside, as it was, before the quiz starts again from nothing.
             let kept = stored.as_deref().is_some_and(|s| storage.set_item(ASIDE_KEY, s).is_ok());
-            let _ = storage.remove_item(STORAGE_KEY);
+            let _ = storage.remove_item(key);
             let notice = if kept { "quiz.storage_reset" } else { "quiz.storage_reset_lost" };
             Loaded { progress: Progress::default(), notice: Some(notice) }
         }
     }
 }
 
-/// Keeps progress where it can, and offers it to the host page (which may keep it for a
-/// frame without storage, and give it back with `restore-progress`).
-fn save_progress(progress: &Progress) {
-    let text = progress.to_text();
-    if let Some(s) = storage() {
-        // Storage may be full; progress then lasts for this visit only.
-        let _ = s.set_item(STORAGE_KEY, &text);
+/// Keeps progress where it can (joined with what another tab of this quiz stored under
+/// `key`, so neither loses answers), and offers it to the host page (which may keep it for
+/// a frame without storage, and give it back with `restore-progress`).
+fn save_progress(progress: &Progress, key: &str, bank: &[Question]) {
+    if QUESTIONS.with(|q| q.borrow().is_some()) {
+        COURSE_PROGRESS.with(|p| *p.borrow_mut() = progress.clone());
     }
-    post(&Outbound::Progress { data: text });
+    if let Some(s) = storage() {
+        let mut joined = progress.clone();
+        if let Stored::Valid(theirs) =
+            Progress::read(s.get_item(key).ok().flatten().as_deref(), bank)
+        {
+            joined.merge(&theirs);
+        }
+        // Storage may be full; progress then lasts for this visit only.
+        let _ = s.set_item(key, &joined.to_text());
+    }
+    post(&Outbound::Progress { data: progress.to_text() });
 }
 
 #[component]
@@ -139,7 +152,7 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
             </section>
         },
         Some(Ok(bank)) => html! {
-            <Quiz {bank} embed={props.embed} origins={props.origins.clone()} link={props.link.clone()} />
+            <Quiz {bank} embed={props.embed} link={props.link.clone()} />
         },
     }
 }
@@ -148,7 +161,6 @@ pub(crate) fn QuizPage(props: &QuizPageProps) -> Html {
 struct QuizProps {
     bank: Rc<Vec<Question>>,
     embed: bool,
-    origins: Vec<String>,
     link: Link,
 }
 
@@ -170,7 +182,12 @@ fn Quiz(props: &QuizProps) -> Html {
             }
             None => bank.to_vec(),
         });
-    let loaded = use_memo(props.bank.clone(), |bank| load_progress(bank));
+    // Each embed (by its `frame=`) keeps its own progress.
+    let key = storage_key(props.link.options.frame.as_deref());
+    let loaded = {
+        let key = key.clone();
+        use_memo(props.bank.clone(), move |bank| load_progress(bank, &key))
+    };
     let notice = loaded.notice;
     let state = {
         let questions = questions.clone();
@@ -183,8 +200,9 @@ fn Quiz(props: &QuizProps) -> Html {
             Reduced(session)
         })
     };
-    use_quiz_effects(&state, &questions, &props.link, m.lang);
+    use_quiz_effects(&state, &questions, &props.link, m.lang, &key);
     use_host(&state, &props.bank, questions.len());
+    use_other_tabs(&state, &props.bank, key);
     // Back to a quiz link (after "Show me") or a new q= moves to that question.
     {
         let dispatch = state.dispatcher();
@@ -202,18 +220,15 @@ fn Quiz(props: &QuizProps) -> Html {
     // "Show me": the scenario at the moment its event happens (run once per question).
     let show_href = {
         let at = questions.get(index).map(|q| q.show.at.clone());
-        let (lang, embed, origins) = (m.lang, props.embed, props.origins.clone());
+        let lang = m.lang;
         use_memo((index, lesson.is_some(), lang), move |_| {
             let (scenario, at) = (lesson.and_then(Result::ok)?, at?);
             let trace = crate::sim::run(&scenario.setup);
             let t_ms = crate::catalogue::anchor::find(&trace, &at).map(|i| trace.events()[i].at_ms);
-            let link = Link {
-                t_ms,
-                lang: Some(lang),
-                embed,
-                origins,
-                ..Link::to(View::Scenario { id: scenario.id })
-            };
+            // The site's player, never an embed: an embedded quiz opens it in a new tab
+            // (see `Feedback`), so the frame keeps its quiz, its `frame=` and its host.
+            let link =
+                Link { t_ms, lang: Some(lang), ..Link::to(View::Scenario { id: scenario.id }) };
             Some(link.to_hash())
         })
     };
@@ -312,16 +327,19 @@ fn use_quiz_effects(
     questions: &Rc<Vec<Question>>,
     link: &Link,
     lang: crate::lang::Lang,
+    key: &str,
 ) {
     let seen = use_mut_ref(|| 0u64);
     let started_ms = use_memo((), |_| js_sys::Date::now());
+    let open_ms = use_open_since(state);
     let m = use_i18n();
     let (session, questions, link) = (state.0.clone(), questions.clone(), link.clone());
+    let key = key.to_owned();
     let started_ms = *started_ms;
     use_effect_with(session.sent(), move |_| {
         let (effects, next) = session.effects_after(*seen.borrow());
         *seen.borrow_mut() = next;
-        let site = site_address();
+        let site = crate::ui::embed::activity_base();
         let quiz_activity = Activity {
             id: format!("{site}#/quiz"),
             name: m.lab("quiz.title"),
@@ -329,14 +347,21 @@ fn use_quiz_effects(
         };
         for effect in effects {
             match effect {
-                Effect::Keep(progress) => save_progress(&progress),
+                Effect::Keep(progress) => save_progress(&progress, &key, &questions),
+                Effect::Forget => {
+                    if let Some(s) = storage() {
+                        let _ = s.remove_item(&key);
+                    }
+                    post(&Outbound::Progress { data: Progress::default().to_text() });
+                }
                 Effect::Store(text) => {
                     if let Some(s) = storage() {
-                        let _ = s.set_item(STORAGE_KEY, &text);
+                        let _ = s.set_item(&key, &text);
                     }
                 }
-                Effect::Answered { index, answered } => {
+                Effect::Answered { index, mut answered } => {
                     let Some(q) = questions.get(index) else { continue };
+                    answered.latency_ms = (js_sys::Date::now() - *open_ms.borrow()).max(0.0) as u64;
                     let key = |suffix: &str| format!("q.{}.{suffix}", q.id);
                     let question_activity = Activity {
                         id: format!("{site}#/quiz?q={}", q.id),
@@ -349,6 +374,7 @@ fn use_quiz_effects(
                     let outcome = Outcome {
                         success: Some(answered.correct),
                         response: Some(answered.choice),
+                        attempt: Some(answered.attempt),
                         ..Outcome::default()
                     };
                     post(&Outbound::QuizAnswered(answered));
@@ -391,6 +417,22 @@ fn use_quiz_effects(
     });
 }
 
+/// When the question on screen was last open for an answer (shown, or tried again): what
+/// an answer's latency counts from.
+#[hook]
+fn use_open_since(state: &UseReducerHandle<Reduced<Session>>) -> Rc<std::cell::RefCell<f64>> {
+    let open_ms = use_mut_ref(js_sys::Date::now);
+    {
+        let open_ms = open_ms.clone();
+        let open = (state.0.index, state.0.checked.is_none());
+        use_effect_with(open, move |_| {
+            *open_ms.borrow_mut() = js_sys::Date::now();
+            || ()
+        });
+    }
+    open_ms
+}
+
 #[derive(PartialEq, Properties)]
 struct FeedbackProps {
     question: Question,
@@ -417,17 +459,6 @@ fn Feedback(props: &FeedbackProps) -> Html {
             Some(html! { <li><em>{ option }</em>{ " — " }{ why }</li> })
         })
         .collect();
-    // In an embed "Show me" replaces the history entry (the host page's Back stays its own).
-    let show_me = {
-        let href = props.show_href.clone().unwrap_or_default();
-        let embed = props.embed;
-        Callback::from(move |e: MouseEvent| {
-            if embed {
-                e.prevent_default();
-                crate::ui::nav::set_hash(&href);
-            }
-        })
-    };
     html! {
         <div class={classes!("feedback", (choice == q.answer).then_some("right"))} role="status" data-testid="quiz-feedback">
             <strong>{ if choice == q.answer { m.lab("quiz.correct") } else { m.lab("quiz.wrong") } }</strong>
@@ -436,7 +467,13 @@ fn Feedback(props: &FeedbackProps) -> Html {
             }
             { " " }{ m.content(&key("explanation"), &q.explanation) }
             if let Some(href) = &props.show_href {
-                { " " }<a href={href.clone()} onclick={show_me} data-testid="quiz-show">{ m.lab("quiz.show") }</a>
+                // An embed opens the site's player in a new tab: the frame keeps its quiz
+                // and its identity, and the host hears nothing from a run it did not frame.
+                if props.embed {
+                    { " " }<a href={format!("{}{href}", crate::ui::embed::site_address())} target="_blank" rel="noopener" data-testid="quiz-show">{ m.lab("quiz.show_new_tab") }</a>
+                } else {
+                    { " " }<a href={href.clone()} data-testid="quiz-show">{ m.lab("quiz.show") }</a>
+                }
             }
             if !others.is_empty() {
                 <details data-testid="quiz-others">
@@ -470,4 +507,35 @@ fn use_host(state: &UseReducerHandle<Reduced<Session>>, bank: &Rc<Vec<Question>>
             }
         });
     }
+}
+
+/// Another tab of this quiz (the same storage key) saved its progress: its answers join
+/// this one's, so the two never overwrite each other.
+#[hook]
+fn use_other_tabs(
+    state: &UseReducerHandle<Reduced<Session>>,
+    bank: &Rc<Vec<Question>>,
+    key: String,
+) {
+    let dispatch = state.dispatcher();
+    let bank = bank.clone();
+    use_effect_with(key, move |key| {
+        let key = key.clone();
+        let listener = web_sys::window().map(|window| {
+            gloo_events::EventListener::new(&window, "storage", move |event| {
+                let Some(event) = wasm_bindgen::JsCast::dyn_ref::<web_sys::StorageEvent>(event)
+                else {
+                    return;
+                };
+                if event.key().as_deref() != Some(key.as_str()) {
+                    return;
+                }
+                if let Stored::Valid(progress) = Progress::read(event.new_value().as_deref(), &bank)
+                {
+                    dispatch.dispatch(Action::Arrived(progress));
+                }
+            })
+        });
+        move || drop(listener)
+    });
 }

@@ -81,11 +81,8 @@ pub(crate) fn embed_snippet(link: &Link, base: &str, title: &str) -> String {
 /// The same moment through `embed.js`: one script tag and an element, sized by itself.
 pub(crate) fn embed_script(link: &Link, base: &str, id: &str) -> String {
     let mut element = format!("<div data-fencing-playground=\"{}\"", html_attr(id));
-    if let Some(t) = link.t_ms {
-        element.push_str(&format!(" data-t=\"{t}\""));
-    }
-    if let Some(lang) = link.lang {
-        element.push_str(&format!(" data-lang=\"{}\"", lang.code()));
+    for (name, value) in link.embed_attributes() {
+        element.push_str(&format!(" data-{name}=\"{}\"", html_attr(&value)));
     }
     format!("<script src=\"{}embed.js\" defer></script>\n{element}></div>", html_attr(base))
 }

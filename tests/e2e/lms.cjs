@@ -113,6 +113,40 @@ async function twoEmbeds(browser, problems) {
   // (this page), and the heights went to any parent.
   const elsewhere = all.filter((m) => m.origin !== new URL(url).origin);
   if (elsewhere.length) problems.push(`messages from an unexpected origin: ${elsewhere[0].origin}`);
+  const firstRight = answered.filter((m) => m.json.correct).length;
+  if (last && last.json.correct_count !== firstRight) problems.push(`correct_count ${last.json.correct_count}, first tries right ${firstRight}`);
+  // A second answer to a question is practice: the message says so, and its statement
+  // carries no success an LRS would count, only the attempt and whether it was right.
+  const seen = (await got()).length;
+  await quiz.locator('[data-testid=quiz-prev]').click();
+  await quiz.locator('[data-testid=quiz-option]').first().check();
+  await quiz.locator('[data-testid=quiz-check]').click();
+  await page.waitForFunction((n) => window.received.slice(n).some((m) => m.object && m.text.includes('attempt":2')), seen, { timeout: 10000 })
+    .catch(() => problems.push('no statement for a practice answer'));
+  const later = (await got()).slice(seen).map((m) => ({ ...m, json: parsed(m) }));
+  const practice = later.find((m) => m.json && m.json.type === 'quiz-answered');
+  if (!practice || practice.json.attempt !== 2 || practice.json.first_try || practice.json.correct_count !== firstRight
+    || practice.json.practice_count !== (practice.json.correct && !answered[QUESTIONS - 2].json.correct ? 1 : 0)) {
+    problems.push(`a practice answer's message: ${practice && practice.text}`);
+  }
+  const retryStatement = later.filter((m) => m.object && m.json && m.json.action === 'xAPI').map((m) => m.json.statement)[0];
+  const ext = retryStatement && retryStatement.result && retryStatement.result.extensions;
+  if (!ext || ext['urn:fencing-playground:xapi:attempt'] !== 2 || 'success' in retryStatement.result
+    || typeof ext['urn:fencing-playground:xapi:practice-correct'] !== 'boolean') {
+    problems.push(`a practice answer's statement: ${JSON.stringify(retryStatement && retryStatement.result)}`);
+  }
+  // "Show me" in an embedded quiz opens the site's player in a new tab; the frame keeps
+  // its quiz, and no message comes from the run in the tab.
+  const show = quiz.locator('[data-testid=quiz-show]');
+  const [target, href] = [await show.getAttribute('target'), await show.getAttribute('href')];
+  if (target !== '_blank' || !/#\/s\//.test(href) || /embed=1|frame=|origins=/.test(href)) problems.push(`an embedded quiz's "Show me": target ${target}, ${href}`);
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), show.click()]);
+  await tab.waitForSelector('[data-testid=player]', { timeout: 20000 });
+  await tab.close();
+  if (!(await quiz.locator('[data-testid=quiz]').count())) problems.push('"Show me" took the quiz out of its frame');
+  const after = (await got()).slice(seen).map((m) => ({ ...m, json: parsed(m) }));
+  const stray = after.filter((m) => m.json && (m.json.type === 'completed' || m.json.type === 'step' || (m.json.type === 'ready' && m.json.view === 'scenario')));
+  if (stray.length) problems.push(`messages from the "Show me" run: ${stray.map((m) => m.text).join(' ')}`);
   await page.close();
   return `two embeds: ready, ${ours.length} protocol messages with their frame, H5P heights ${heights.left}/${heights.right}, lti.frameResize, ${statements.length} xAPI statements, quiz score ${score}/${QUESTIONS}, early seek applied`;
 }
@@ -197,6 +231,7 @@ async function scormQuiz(browser, version, problems) {
   const calls = await page.evaluate(() => window.calls.map((c) => c[1]).filter((n) => typeof n === 'string' && n.startsWith('cmi.')));
   const foreign = calls.filter((n) => (v12 ? !/^cmi\.(core\.|suspend_data|interactions\.)/.test(n) : /^cmi\.(core|student_data)\./.test(n)));
   if (foreign.length) problems.push(`SCORM ${version}: elements of the other version: ${foreign.join(', ')}`);
+  checkInteractions(await page.evaluate(() => window.calls), version, problems);
   await page.close();
   // Second visit: the LMS hands back what it kept; the learner finds three answers and
   // finishes the quiz.
@@ -230,7 +265,79 @@ async function scormQuiz(browser, version, problems) {
   const finalExit = await cmi(page, 'cmi.core.exit', 'cmi.exit');
   if (finalExit !== (v12 ? '' : 'normal')) problems.push(`SCORM ${version}: exit "${finalExit}" after finishing`);
   await page.close();
-  return `SCORM ${version}: manifest lists ${files} files; quiz resumed from suspend_data, score ${raw} (${status}), ${journaled} interactions`;
+  const relaunched = await scormRelaunch(browser, version, suspend, problems);
+  return `SCORM ${version}: manifest lists ${files} files; quiz resumed from suspend_data, score ${raw} (${status}), ${journaled} interactions with responses, times and latency; ${relaunched}`;
+}
+
+// The first visit's interactions, as the run-time took them: none refused, the question
+// as the first one's description (2004), option ids (letters) for the right and the
+// chosen option, the time answered and the latency in the version's formats.
+function checkInteractions(calls, version, problems) {
+  const v12 = version === '12';
+  const sets = calls.filter((c) => c[0] === 'LMSSetValue' || c[0] === 'SetValue');
+  const refused = sets.filter((c) => String(c[c.length - 1]) !== 'true');
+  if (refused.length) problems.push(`SCORM ${version}: the run-time refused ${refused.map((c) => `${c[1]}=${c[2]}`).join(', ')}`);
+  const field = (f) => (sets.find((c) => c[1] === `cmi.interactions.0.${f}`) || [])[2];
+  const first = JSON.parse(fs.readFileSync(path.join(__dirname, '../../static/quiz.json'), 'utf8')).questions[0];
+  const want = {
+    id: (v) => v === first.id,
+    type: (v) => v === 'choice',
+    'correct_responses.0.pattern': (v) => v === String.fromCharCode(97 + first.answer),
+    [v12 ? 'student_response' : 'learner_response']: (v) => /^[a-z]$/.test(v),
+    [v12 ? 'time' : 'timestamp']: (v) => (v12 ? /^\d\d:\d\d:\d\d\.\d\d$/ : /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d\dZ$/).test(v),
+    latency: (v) => (v12 ? /^\d{4}:\d\d:\d\d\.\d\d$/ : /^PT\d+(\.\d+)?S$/).test(v),
+  };
+  if (!v12) want.description = (v) => v === first.prompt;
+  for (const [name, ok] of Object.entries(want)) {
+    if (!ok(field(name))) problems.push(`SCORM ${version}: interaction 0's ${name} is ${JSON.stringify(field(name))}`);
+  }
+  if (v12 && field('description') !== undefined) problems.push('SCORM 1.2: an interaction was given a description (a 2004 element)');
+}
+
+// Nobody stranded: a relaunch from a scenario (a "Show me" the learner left on) offers the
+// way back to the quiz, which finds its answers; a "Show me" and back keeps the question
+// and the answers; and the LMS's language preference opens the SCO in that language.
+async function scormRelaunch(browser, version, suspend, problems) {
+  const v12 = version === '12';
+  const dir = `lms${version}`;
+  const where = '#/s/gc-pause-fenced?v=1&t=31500';
+  const resume = v12
+    ? { core: { lesson_status: 'incomplete', lesson_location: where, entry: 'resume' }, suspend_data: suspend }
+    : { completion_status: 'incomplete', location: where, entry: 'resume', suspend_data: suspend };
+  let page = await lmsPage(browser, version, `${dir}/quiz.html`, resume, problems);
+  let sco = page.frameLocator('#sco');
+  await sco.locator('[data-testid=player]').waitFor({ timeout: 20000 });
+  await sco.locator('[data-testid=course-back]').click();
+  await sco.locator('[data-testid=quiz-progress]').filter({ hasText: 'answered 3' }).waitFor({ timeout: 5000 })
+    .catch(() => problems.push(`SCORM ${version}: back from a relaunched scenario, the quiz lost its answers`));
+  if (await sco.locator('[data-testid=course-back]').count()) problems.push(`SCORM ${version}: the quiz itself offers "back"`);
+  // To the first question without an answer; answer it; "Show me"; back.
+  for (let i = 0; i < 3; i++) await sco.locator('[data-testid=quiz-next]').click();
+  const asked = await sco.locator('[data-testid=question]').getAttribute('data-id');
+  await sco.locator('[data-testid=quiz-option]').first().check();
+  await sco.locator('[data-testid=quiz-check]').click();
+  await sco.locator('[data-testid=quiz-show]').click();
+  await sco.locator('[data-testid=player]').waitFor({ timeout: 10000 });
+  const location = await page.evaluate((is12) => (is12 ? window.lmsApi.cmi.core.lesson_location : window.lmsApi.cmi.location), v12);
+  if (!location.startsWith('#/s/')) problems.push(`SCORM ${version}: the location after "Show me" is ${location}`);
+  await sco.locator('[data-testid=course-back]').click();
+  await sco.locator('[data-testid=quiz-progress]').filter({ hasText: 'answered 4' }).waitFor({ timeout: 5000 })
+    .catch(() => problems.push(`SCORM ${version}: back from "Show me", the quiz lost an answer`));
+  const back = await sco.locator('[data-testid=question]').getAttribute('data-id');
+  if (back !== asked) problems.push(`SCORM ${version}: back from "Show me" at question ${back}, not ${asked}`);
+  await page.close();
+  // A first launch for a learner whose LMS keeps Vietnamese.
+  const preference = v12 ? { student_preference: { language: 'vi' } } : { learner_preference: { language: 'vi' } };
+  page = await lmsPage(browser, version, `${dir}/quiz.html`, preference, problems);
+  sco = page.frameLocator('#sco');
+  await sco.locator('[data-testid=quiz]').waitFor({ timeout: 20000 });
+  const vi = JSON.parse(fs.readFileSync(path.join(__dirname, '../../static/i18n/vi.json'), 'utf8'));
+  await sco.locator('[data-testid=quiz-check]').filter({ hasText: vi['quiz.check'] }).waitFor({ timeout: 10000 })
+    .catch(() => problems.push(`SCORM ${version}: an LMS language preference of vi did not give Vietnamese`));
+  const lang = await sco.locator('html').getAttribute('lang');
+  if (lang !== 'vi') problems.push(`SCORM ${version}: the page's language is ${lang} under a vi preference`);
+  await page.close();
+  return 'relaunched from a scenario and back to the quiz, "Show me" and back, vi from the LMS';
 }
 
 async function scormChapter(browser, problems) {
@@ -258,7 +365,21 @@ async function scormChapter(browser, problems) {
   const status = await page.evaluate(() => window.lmsApi.cmi.core.lesson_status);
   if (status !== 'completed') problems.push(`SCORM 1.2 chapter 1: status ${status} after all ${ids.length} scenarios`);
   await page.close();
-  return `SCORM 1.2 chapter 1: ${ids.length} scenarios seen to their end, ${status}`;
+  // Relaunched where the learner left, in a scenario: the way back to the chapter shows.
+  for (const version of ['12', '2004']) {
+    const where = `#/s/${ids[ids.length - 1]}?v=1&t=1000`;
+    const resume = version === '12'
+      ? { core: { lesson_status: 'incomplete', lesson_location: where, entry: 'resume' } }
+      : { completion_status: 'incomplete', location: where, entry: 'resume' };
+    const again = await lmsPage(browser, version, `lms${version}/chapter-1.html`, resume, problems);
+    const frame = again.frameLocator('#sco');
+    await frame.locator('[data-testid=player]').waitFor({ timeout: 20000 });
+    await frame.locator('[data-testid=course-back]').click();
+    await frame.locator('[data-testid=chapter]').waitFor({ timeout: 5000 })
+      .catch(() => problems.push(`SCORM ${version} chapter 1: relaunched in a scenario, no way back to the chapter`));
+    await again.close();
+  }
+  return `SCORM 1.2 chapter 1: ${ids.length} scenarios seen to their end, ${status}; relaunched in a scenario, back to the chapter (1.2, 2004)`;
 }
 
 // A static server of the site, on a free port, that the check can stop.
@@ -406,6 +527,14 @@ async function readmeSnippet(browser, problems) {
   const first = page.frameLocator('iframe >> nth=0');
   await first.locator('[data-testid=clock]').filter({ hasText: '31.500 s' }).waitFor({ timeout: 10000 })
     .catch(() => problems.push('the README snippet did not seek its first embed'));
+  // A lesson the host loads later starts at its beginning: the snippet seeks only once.
+  await page.evaluate((origin) => document.querySelector('iframe.fencing-playground').contentWindow.postMessage(
+    JSON.stringify({ protocol: 'fencing-playground', version: 1, type: 'load-scenario', id: 'gc-pause-unfenced' }), origin), app.origin);
+  await page.waitForFunction(() => window.received.filter((m) => m.type === 'ready').length === 3, null, { timeout: 20000 });
+  await first.locator('[data-testid=player][data-id=gc-pause-unfenced]').waitFor({ timeout: 10000 });
+  await page.waitForTimeout(300);
+  const loaded = await first.locator('[data-testid=clock]').innerText();
+  if (loaded.includes('31.500')) problems.push(`the README snippet sought a lesson the host loaded later (${loaded})`);
   await page.waitForFunction(() => window.received.filter((m) => m.type === 'resize').length >= 2, null, { timeout: 10000 });
   const sized = await page.evaluate(() => [...document.querySelectorAll('iframe.fencing-playground')].map((f) => {
     const last = window.received.filter((m) => m.type === 'resize' && m.frame === (f.src.includes('quiz') ? 'quiz' : 'first')).pop();

@@ -398,7 +398,9 @@ fn the_length_check_sees_a_long_function_and_its_excuse() {
 const LAYERS: &[&[&str]] = &[
     &["markup", "lang"],
     &["sim"],
-    &["catalogue", "xapi", "embed"],
+    &["catalogue", "xapi"],
+    // The embed protocol checks a learner's registration as xAPI takes it.
+    &["embed"],
     &[
         "quiz", "whatif", "timeline", "verdict", "compare", "explore", "search", "workload",
         "console",
@@ -423,7 +425,9 @@ const SIM_LAYERS: &[&[&str]] = &[
 /// The web shell's own layers, the same way (its views navigate through `nav`, never
 /// through the app shell that mounts them).
 const UI_LAYERS: &[&[&str]] = &[
-    &["i18n", "hooks", "nav", "crash", "embed", "browser"],
+    &["i18n", "hooks", "nav", "crash", "browser"],
+    // The host channel checks a host's learner as the address bar checks `actor=`.
+    &["embed"],
     &["share", "not_found", "home", "explore_pool", "search_pool"],
     &["player", "explore"],
     &["compare", "handout"],

@@ -77,6 +77,9 @@ async fn a_host_keeps_quiz_progress_and_gives_it_back() {
     let answered =
         heard.iter().find(|m| m.contains(r#""type":"quiz-answered""#)).expect("quiz-answered");
     assert!(answered.contains(r#""question":"stale-write-at-the-db","correct":true,"choice":1,"attempt":2,"first_try":false"#), "{answered}");
+    // The counts keep first tries and practice apart: one first answer right, no question
+    // right only after a retry.
+    assert!(answered.contains(r#""correct_count":1,"practice_count":0"#), "{answered}");
     let progress = heard.iter().find(|m| m.contains(r#""type":"progress""#)).expect("progress");
     assert!(
         progress.contains(r#"\"stale-write-at-the-db\":{\"c\":true,\"f\":true,\"n\":2}"#),
@@ -92,4 +95,177 @@ async fn a_host_keeps_quiz_progress_and_gives_it_back() {
     // The page reads a host's message in its listener, before `dispatch_event` returns.
     rendered().await;
     assert!(text(&find(&root, "quiz-progress").unwrap()).contains("answered 2"));
+}
+
+/// `fencing-playground/quiz-progress/v1` and every embed's own key under it.
+const PROGRESS_KEY: &str = "fencing-playground/quiz-progress/v1";
+
+fn storage() -> web_sys::Storage {
+    web_sys::window().unwrap().local_storage().unwrap().unwrap()
+}
+
+/// Checks option `j` of the question on screen.
+async fn answer(root: &web_sys::Element, j: usize) {
+    let option: web_sys::HtmlInputElement =
+        crate::support::find_all(root, "quiz-option")[j].clone().dyn_into().unwrap();
+    option.click();
+    rendered().await;
+    click(root, "quiz-check").await;
+}
+
+#[wasm_bindgen_test]
+async fn an_embedded_quiz_opens_show_me_in_a_new_tab_and_keeps_its_frame() {
+    let root = mount_at("#/quiz?v=1&embed=1&frame=show").await;
+    answer(&root, 0).await;
+    let show = crate::support::until("Show me", || find(&root, "quiz-show")).await;
+    assert_eq!(show.get_attribute("target").as_deref(), Some("_blank"));
+    let href = show.get_attribute("href").unwrap();
+    let (page, hash) = href.split_once('#').expect("a hash");
+    assert!(page.starts_with("http"), "an address of its own, for a new tab: {href}");
+    assert!(hash.starts_with("/s/gc-pause-fenced?v=1&t=40000"), "{href}");
+    for embed_only in ["embed=1", "frame=", "origins="] {
+        assert!(!hash.contains(embed_only), "the tab is the site's player, not an embed: {href}");
+    }
+    let _ = storage().remove_item(&format!("{PROGRESS_KEY}/frame/show"));
+}
+
+#[wasm_bindgen_test]
+async fn completed_means_the_learner_reached_the_end() {
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    let origins = fencing_playground::route::percent_encode(&origin);
+    let (_listener, received) = crate::support::hear_messages();
+    let completed = |received: &std::rc::Rc<std::cell::RefCell<Vec<String>>>| {
+        received.borrow().iter().filter(|m| m.contains(r#""type":"completed""#)).count()
+    };
+    // A link that opens at the end: nobody watched it.
+    let root =
+        mount_at(&format!("#/s/gc-pause-fenced?v=1&embed=1&reveal=1&t=999999&origins={origins}"))
+            .await;
+    crate::support::hear_all_sent(&received, "opened at the end").await;
+    assert_eq!(completed(&received), 0, "a link's jump to the end is not the learner's");
+    // One step back and the learner steps to the end: that is completed.
+    click(&root, "step-back").await;
+    click(&root, "step-forward").await;
+    wait_for("completed", || completed(&received) == 1).await;
+}
+
+#[wasm_bindgen_test]
+async fn the_export_pages_script_snippet_keeps_the_settings_and_says_when_reveal_is_on() {
+    let root = mount_at("#/export/gc-pause-fenced?v=1&t=31500&ttl=20000&guard=le&reveal=1").await;
+    let value = |id: &str| {
+        let area = crate::support::find(&root, id).unwrap();
+        area.dyn_into::<web_sys::HtmlTextAreaElement>().unwrap().value()
+    };
+    let script = crate::support::until("the script snippet", || {
+        crate::support::find(&root, "embed-script").map(|_| value("embed-script"))
+    })
+    .await;
+    for attribute in
+        [r#"data-t="31500""#, r#"data-ttl="20000""#, r#"data-guard="le""#, r#"data-reveal="1""#]
+    {
+        assert!(script.contains(attribute), "{attribute} missing: {script}");
+    }
+    let frame = value("embed-snippet");
+    assert!(frame.contains("ttl=20000") && frame.contains("reveal=1"), "{frame}");
+    assert!(find(&root, "embed-reveal-note").is_some(), "reveal=1 turns predictions off");
+    let plain = mount_at("#/export/gc-pause-fenced?v=1&t=31500").await;
+    crate::support::until("the export page", || find(&plain, "embed-script")).await;
+    assert!(find(&plain, "embed-reveal-note").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn each_embed_keeps_its_own_progress_and_two_tabs_join_theirs() {
+    let key = |frame: &str| format!("{PROGRESS_KEY}/frame/{frame}");
+    for k in [PROGRESS_KEY.to_owned(), key("one"), key("two")] {
+        storage().remove_item(&k).unwrap();
+    }
+    let one = mount_at("#/quiz?v=1&embed=1&frame=one").await;
+    answer(&one, 1).await;
+    let stored = storage().get_item(&key("one")).unwrap().expect("frame one's own key");
+    assert!(stored.contains("stale-write-at-the-db"), "{stored}");
+    assert_eq!(storage().get_item(PROGRESS_KEY).unwrap(), None, "the site's quiz untouched");
+    let two = mount_at("#/quiz?v=1&embed=1&frame=two").await;
+    let progress = || text(&find(&two, "quiz-progress").unwrap());
+    assert!(progress().contains("answered 0"), "another embed starts afresh: {}", progress());
+    // Another tab of frame two stores an answer: this page takes it in.
+    let theirs = r#"{"clock-jump":{"c":true,"f":true,"n":1}}"#;
+    storage().set_item(&key("two"), theirs).unwrap();
+    let init = web_sys::StorageEventInit::new();
+    init.set_key(Some(&key("two")));
+    init.set_new_value(Some(theirs));
+    let event = web_sys::StorageEvent::new_with_event_init_dict("storage", &init).unwrap();
+    web_sys::window().unwrap().dispatch_event(&event).unwrap();
+    wait_for("the other tab's answer", || progress().contains("answered 1")).await;
+    // ... and stores another while this one answers: neither answer is lost.
+    storage()
+        .set_item(
+            &key("two"),
+            r#"{"clock-jump":{"c":true,"f":true,"n":1},"aof-always":{"c":false,"f":false,"n":1}}"#,
+        )
+        .unwrap();
+    answer(&two, 1).await;
+    let stored = storage().get_item(&key("two")).unwrap().unwrap();
+    for id in ["stale-write-at-the-db", "clock-jump", "aof-always"] {
+        assert!(stored.contains(id), "{id} lost: {stored}");
+    }
+    for k in [key("one"), key("two")] {
+        storage().remove_item(&k).unwrap();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn an_embed_hides_the_ways_into_the_lab_unless_asked() {
+    let tools = ["copy-link", "export-more", "edit-copy"];
+    let plain = mount_at("#/s/gc-pause-fenced?v=1&embed=1").await;
+    for id in tools {
+        assert!(find(&plain, id).is_none(), "{id} shows in an embed");
+    }
+    let asked = mount_at("#/s/gc-pause-fenced?v=1&embed=1&tools=1").await;
+    for id in tools {
+        crate::support::until(id, || find(&asked, id)).await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_host_names_the_learner_and_the_registration_for_learning_events() {
+    let window = web_sys::window().unwrap();
+    let origin = window.location().origin().unwrap();
+    // Statements are posted as objects: kept here as their JSON text.
+    let statements: std::rc::Rc<std::cell::RefCell<Vec<String>>> = Default::default();
+    let _listener = {
+        let statements = statements.clone();
+        gloo_events::EventListener::new(&window, "message", move |event| {
+            let data = event.dyn_ref::<web_sys::MessageEvent>().unwrap().data();
+            if data.is_object() {
+                statements.borrow_mut().push(js_sys::JSON::stringify(&data).unwrap().into());
+            }
+        })
+    };
+    let origins = fencing_playground::route::percent_encode(&origin);
+    let base = fencing_playground::route::percent_encode("https://courses.example.org/fencing");
+    let root =
+        mount_at(&format!("#/quiz?v=1&embed=1&frame=named&origins={origins}&base={base}")).await;
+    let registration = "ec531277-b57b-4c15-8d91-d292c5b2b8f7";
+    let init = web_sys::MessageEventInit::new();
+    init.set_origin(&origin);
+    let message = js_sys::JSON::parse(&format!(
+        r#"{{"protocol":"fencing-playground","version":1,"type":"set-learner","registration":"{registration}","actor":{{"objectType":"Agent","account":{{"homePage":"https://lms.example","name":"42"}}}}}}"#
+    ))
+    .unwrap();
+    init.set_data(&message);
+    window
+        .dispatch_event(&web_sys::MessageEvent::new_with_event_init_dict("message", &init).unwrap())
+        .unwrap();
+    answer(&root, 1).await;
+    wait_for("the answer's statement", || !statements.borrow().is_empty()).await;
+    let statement = statements.borrow()[0].clone();
+    for part in [
+        format!(r#""registration":"{registration}""#),
+        r#""actor":{"objectType":"Agent","account":{"homePage":"https://lms.example","name":"42"}}"#.to_owned(),
+        r#""id":"https://courses.example.org/fencing/#/quiz?q=stale-write-at-the-db""#.to_owned(),
+        r#""language":"en-US""#.to_owned(),
+    ] {
+        assert!(statement.contains(&part), "{part} missing: {statement}");
+    }
+    let _ = storage().remove_item(&format!("{PROGRESS_KEY}/frame/named"));
 }

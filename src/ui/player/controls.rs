@@ -238,6 +238,9 @@ pub(crate) fn ExportPage(props: &ExportPageProps) -> Html {
             <crate::ui::player::Swimlanes trace={trace.clone()} cursor={trace.len()} time_ms={trace.end_ms()} on_action={Callback::noop()} title={title.clone()} />
             <h2>{ m.lab("export.embed") }</h2>
             <p>{ m.lab("export.embed_hint") }</p>
+            if back.reveal {
+                <p class="notice" data-testid="embed-reveal-note">{ m.lab("export.reveal_note") }</p>
+            }
             <p>{ m.lab("export.embed_script") }</p>
             <textarea readonly=true rows="3" data-testid="embed-script" aria-label={m.lab("export.embed_script")} value={script} />
             <p>{ m.lab("export.embed_iframe") }</p>

@@ -17,7 +17,7 @@ use crate::catalogue::lesson::Scenario;
 use crate::embed::{Inbound, Outbound, ReadyView, Steps};
 use crate::player::{Action, Player};
 use crate::route::{Controls, Link, Payload};
-use crate::ui::embed::{post, post_statement, site_address, statement_context, use_host_messages};
+use crate::ui::embed::{post, post_statement, statement_context, use_host_messages};
 use crate::ui::hooks::use_autoplay;
 use crate::ui::i18n::use_i18n;
 
@@ -175,8 +175,11 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
                         { in_code_panel(&m.t("player.in_code"), &m.content(&format!("s.{id}.in_code"), &scenario.in_code)) }
                     }
                     <whatif_panel::WhatIfPanel original={player.original.clone()} whatif={player.whatif.clone()} on_action={dispatch.clone()} />
-                    <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
-                    <controls::Exports trace={player.trace.clone()} id={player.original.id.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
+                    // In an embed they lead out of the course page: only when asked for.
+                    if !props.link.embed || props.link.options.tools {
+                        <crate::ui::share::Share player={Rc::new(player.clone())} link={props.link.clone()} />
+                        <controls::Exports trace={player.trace.clone()} id={player.original.id.clone()} link={crate::ui::share::permalink(player, &props.link, m.lang)} />
+                    }
                     if !scenario.prompts.is_empty() {
                         <label class="reveal"><input type="checkbox" data-testid="reveal" checked={player.reveal == crate::player::Reveal::Everything} onchange={reveal} />{ " " }{ m.t("player.reveal") }</label>
                     }
@@ -360,7 +363,8 @@ pub(crate) fn CustomScenario(props: &CustomScenarioProps) -> Html {
         None => html! { <p>{ m.t("loading") }</p> },
         Some(Ok(scenario)) => {
             // "Edit a copy" of a scenario carried in a link: the sandbox on a copy of it.
-            let copy = crate::sandbox::copy_hash(&props.link.view);
+            let tools = !props.link.embed || props.link.options.tools;
+            let copy = crate::sandbox::copy_hash(&props.link.view).filter(|_| tools);
             html! {
                 <>
                     <PlayerPage scenario={crate::player::ScenarioRef::new(scenario.clone())} link={props.link.clone()} />
@@ -476,8 +480,8 @@ fn use_host(dispatch: &Callback<Action>, id: &crate::sim::scenario::ScenarioId) 
                     crate::ui::nav::set_hash(&hash);
                 }
             }
-            // Progress belongs to the quiz.
-            Inbound::RestoreProgress { .. } => {}
+            // Progress belongs to the quiz, the learner to the channel.
+            Inbound::RestoreProgress { .. } | Inbound::SetLearner { .. } => {}
         });
     }
     {
@@ -490,8 +494,8 @@ fn use_host(dispatch: &Callback<Action>, id: &crate::sim::scenario::ScenarioId) 
 }
 
 /// One `step` per event the cursor lands on (never per playback tick; with
-/// `steps=milestones` only at milestones and at the end), and at the end `completed`, the
-/// lesson marked finished and, once per visit, the learning event (with the whole `title`).
+/// `steps=milestones` only at milestones and at the end), and at an end the learner reached
+/// (not a link's or a host's jump there) `completed`, the lesson marked finished and, once per visit, the learning event (with the whole `title`).
 #[hook]
 fn use_reports(player: &Player, link: &Link, title: String, lang: crate::lang::Lang) {
     {
@@ -500,6 +504,8 @@ fn use_reports(player: &Player, link: &Link, title: String, lang: crate::lang::L
         let steps = link.options.steps;
         let t_ms = player.time_ms;
         let progressed = use_mut_ref(|| false);
+        // Reached by the learner, not by a link or a host's seek (see `Player::watch`).
+        let watched = player.watched_to_end();
         // One `step` per event the cursor lands on (never per playback tick); with
         // `steps=milestones` only at milestones and at the end.
         use_effect_with(player.cursor, move |&cursor| {
@@ -511,13 +517,13 @@ fn use_reports(player: &Player, link: &Link, title: String, lang: crate::lang::L
                     event.map(|e| (e.kind.tag().to_owned(), trace.actor_name(e.actor), e.at_ms));
                 post(&Outbound::Step { t_ms, cursor, event, milestone });
             }
-            if end {
+            if end && watched {
                 post(&Outbound::Completed { scenario: id.to_string() });
                 crate::ui::hooks::mark_finished(id.as_str());
                 // The learning event goes once per visit: the learner saw the whole run.
                 if !std::mem::replace(&mut *progressed.borrow_mut(), true) {
                     let activity = crate::xapi::Activity {
-                        id: format!("{}#/s/{id}", site_address()),
+                        id: format!("{}#/s/{id}", crate::ui::embed::activity_base()),
                         name: title,
                         ..Default::default()
                     };
@@ -525,7 +531,7 @@ fn use_reports(player: &Player, link: &Link, title: String, lang: crate::lang::L
                         crate::xapi::Outcome { completion: Some(true), ..Default::default() };
                     post_statement(&crate::xapi::statement(
                         &statement_context(lang),
-                        crate::xapi::Verb::Progressed,
+                        crate::xapi::Verb::Completed,
                         &activity,
                         &outcome,
                         None,

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::embed::{Answered, Outbound};
 use crate::player::Action;
-use crate::ui::embed::{post, post_statement, site_address, statement_context};
+use crate::ui::embed::{post, post_statement, statement_context};
 use crate::ui::i18n::use_i18n;
 use crate::xapi::{Activity, Outcome, Verb, statement};
 
@@ -21,13 +21,15 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
     let m = use_i18n();
     let chosen = use_state(|| None::<usize>);
     let attempts = use_mut_ref(|| 0u32);
+    // When the prompt was last open for an answer (shown, or tried again).
+    let open_ms = use_mut_ref(js_sys::Date::now);
     crate::ui::hooks::use_prompt_in_view(*chosen);
     let Some(prompt) = props.scenario.prompts.get(props.index) else { return html! {} };
     let id = &props.scenario.id;
     let key = |suffix: &str| format!("s.{id}.p.{}.{suffix}", props.index);
     let answered = *chosen;
     // The learning event names the question and its options as the learner read them.
-    let site = site_address();
+    let site = crate::ui::embed::activity_base();
     let scenario_activity = Activity {
         id: format!("{site}#/s/{id}"),
         name: m.content(&format!("s.{id}.title"), &props.scenario.title),
@@ -44,7 +46,7 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
     // One listener for every answer: the button names its option (`data-option`).
     let choose = {
         let chosen = chosen.clone();
-        let attempts = attempts.clone();
+        let (attempts, open_ms) = (attempts.clone(), open_ms.clone());
         let question = format!("{id}#prompt-{}", props.index);
         let answer = prompt.answer;
         let (parent, lang) = (scenario_activity.clone(), m.lang);
@@ -63,10 +65,15 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
                 choice: j,
                 attempt,
                 first_try: attempt == 1,
+                latency_ms: (js_sys::Date::now() - *open_ms.borrow()).max(0.0) as u64,
                 ..Answered::default()
             }));
-            let outcome =
-                Outcome { success: Some(correct), response: Some(j), ..Outcome::default() };
+            let outcome = Outcome {
+                success: Some(correct),
+                response: Some(j),
+                attempt: Some(attempt),
+                ..Outcome::default()
+            };
             post_statement(&statement(
                 &statement_context(lang),
                 Verb::Answered,
@@ -100,7 +107,10 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
     }
     let retry = {
         let chosen = chosen.clone();
-        Callback::from(move |_: MouseEvent| chosen.set(None))
+        Callback::from(move |_: MouseEvent| {
+            *open_ms.borrow_mut() = js_sys::Date::now();
+            chosen.set(None)
+        })
     };
     // Going on, the learner watches what happens next: the timeline comes back into view
     // (on a phone the answer may have scrolled it far up).
