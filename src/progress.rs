@@ -5,6 +5,7 @@
 //! the bank no longer holds (renamed or removed) is dropped and the rest kept. Pure text
 //! in, text out; the shell does the storing.
 
+pub mod picker;
 pub mod session;
 
 use crate::sim::sorted::SortedMap;
@@ -15,15 +16,20 @@ use serde_json::Value;
 /// first format) still reads as one answer.
 pub const STORAGE_KEY: &str = "fencing-playground/quiz-progress/v1";
 
-/// The localStorage key of one quiz: the site's quiz under [`STORAGE_KEY`]; an embed
-/// named by `frame=` under its own, so two embeds of the quiz on one site (or a course
-/// page and the site) never overwrite each other's answers. Every key starts with
-/// [`STORAGE_KEY`], so `?reset` finds them all.
-pub fn storage_key(frame: Option<&str>) -> String {
-    match frame {
-        Some(frame) => format!("{STORAGE_KEY}/frame/{frame}"),
-        None => STORAGE_KEY.to_owned(),
+/// The localStorage key of one quiz: the site's whole quiz under [`STORAGE_KEY`]; an embed
+/// named by `frame=` and a choice of questions (`questions=`) each under their own, so two
+/// quizzes on one site (two embeds, a course's selection and the site's quiz) never
+/// overwrite each other's answers. Every key starts with [`STORAGE_KEY`], so `?reset`
+/// finds them all.
+pub fn storage_key(frame: Option<&str>, questions: &[String]) -> String {
+    let mut key = STORAGE_KEY.to_owned();
+    if let Some(frame) = frame {
+        key.push_str(&format!("/frame/{frame}"));
     }
+    if !questions.is_empty() {
+        key.push_str(&format!("/questions/{}", questions.join(",")));
+    }
+    key
 }
 
 /// The pass mark when nobody set one, in percent.
@@ -181,12 +187,19 @@ mod tests {
         let mut other_way = there.clone();
         other_way.merge(&here);
         assert_eq!(other_way, merged, "the same whichever tab merges");
-        assert_eq!(super::storage_key(None), super::STORAGE_KEY);
+        use super::storage_key;
+        assert_eq!(storage_key(None, &[]), super::STORAGE_KEY);
         assert_eq!(
-            super::storage_key(Some("week-2")),
+            storage_key(Some("week-2"), &[]),
             "fencing-playground/quiz-progress/v1/frame/week-2"
         );
-        assert_ne!(super::storage_key(Some("a")), super::storage_key(Some("b")));
+        assert_ne!(storage_key(Some("a"), &[]), storage_key(Some("b"), &[]));
+        let chosen = ["clock-jump".to_owned(), "uuid-token".to_owned()];
+        assert_eq!(
+            storage_key(Some("w"), &chosen),
+            "fencing-playground/quiz-progress/v1/frame/w/questions/clock-jump,uuid-token"
+        );
+        assert_ne!(storage_key(None, &chosen), storage_key(None, &chosen[..1]));
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub struct Link {
     pub reveal: bool,
     /// `q=`: the quiz question shown (1 for the first), so Back returns to it.
     pub question: Option<usize>,
+    /// `questions=id,id,...`: the quiz asks only these, in this order (ids of the bank's
+    /// questions: letters, digits and `-`; the quiz says which it does not know).
+    pub questions: Vec<String>,
     /// `origins=`: origins allowed to exchange postMessage with an embed (none by default).
     pub origins: Vec<String>,
     /// How an embed behaves toward its host page and its learner (`frame=`, `steps=`, ...).
@@ -271,7 +274,7 @@ impl Link {
 
     /// The same, with `actor` reading the agent in `actor=` (compact, or `None` when it
     /// names nobody): the web pages pass one that uses the browser's JSON parser, so the
-    /// first page carries no JSON parser of its own (`ui::xapi::browser_actor`).
+    /// first page carries no JSON parser of its own (`ui::nav::checked_actor`).
     /// Longer than 100 lines: one arm per view and per query member, each a line or two.
     pub fn parse_with(hash: &str, actor: fn(&str) -> Option<String>) -> Link {
         let invalid = |message: String| Link::to(View::Invalid { message });
@@ -335,6 +338,17 @@ impl Link {
                     Ok(n) if n >= 1 => link.question = Some(n - 1),
                     _ => return invalid(format!("The link's quiz question q={value} is not a question number.")),
                 },
+                "questions" => {
+                    let ids: Vec<String> =
+                        value.split(',').filter(|id| !id.is_empty()).map(str::to_owned).collect();
+                    let plain = |id: &String| {
+                        id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                    };
+                    if ids.is_empty() || ids.len() > 200 || !ids.iter().all(plain) {
+                        return bad_option(name, &value, "question ids (letters, digits and -) separated by commas");
+                    }
+                    link.questions = ids;
+                }
                 "origins" => {
                     link.origins = value.split(',').filter_map(normal_origin).collect();
                 }
@@ -500,6 +514,9 @@ impl Link {
         }
         if self.reveal {
             query.push(("reveal".into(), "1".into()));
+        }
+        if !self.questions.is_empty() {
+            query.push(("questions".into(), self.questions.join(",")));
         }
         if let Some(q) = self.question {
             query.push(("q".into(), (q + 1).to_string()));

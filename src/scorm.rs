@@ -35,6 +35,9 @@ pub enum Sco {
 pub struct Config {
     pub version: Version,
     pub sco: Sco,
+    /// The module's language (`scripts/package --lang`), when it is not English; the
+    /// learner's LMS preference wins over it.
+    pub lang: Option<Lang>,
 }
 
 /// One call on the LMS's API.
@@ -130,9 +133,9 @@ impl Version {
 impl Config {
     /// Reads the launch page's `<meta name="fencing-sco" content="...">`:
     /// `scorm=1.2;quiz;mastery=80;questions=a,b` or
-    /// `scorm=2004;chapter=1;title=The problem;scenarios=a,b`.
+    /// `scorm=2004;chapter=1;title=The problem;scenarios=a,b`, either with `;lang=vi`.
     pub fn parse(text: &str) -> Result<Config, String> {
-        let mut version = None;
+        let (mut version, mut lang) = (None, None);
         let (mut quiz, mut chapter, mut title) = (false, None, String::new());
         let (mut mastery_pct, mut list) = (crate::progress::MASTERY_PCT, Vec::new());
         for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
@@ -154,6 +157,12 @@ impl Config {
                     )
                 }
                 "title" => title = value.to_owned(),
+                "lang" => {
+                    lang = Some(
+                        Lang::from_code(value)
+                            .ok_or_else(|| format!("lang={value} is not en, id or vi"))?,
+                    )
+                }
                 "mastery" => {
                     mastery_pct = value
                         .parse::<u8>()
@@ -190,7 +199,7 @@ impl Config {
             }
             _ => return Err("a SCO is either the quiz or one chapter".to_owned()),
         };
-        Ok(Config { version, sco })
+        Ok(Config { version, sco, lang })
     }
 }
 
@@ -336,7 +345,7 @@ impl Session {
                 "latency",
                 match version {
                     Version::V12 => cmi_timespan(answer.latency_ms),
-                    Version::V2004 => crate::xapi::iso_duration(answer.latency_ms),
+                    Version::V2004 => timeinterval(answer.latency_ms),
                 },
             ),
             Call::Commit,
@@ -372,25 +381,14 @@ impl Session {
         }
     }
 
-    /// Where "back" leads from the view at `hash`: the SCO's start (for the quiz, at the
-    /// question the learner last saw), or nothing on the start itself. Every other view
-    /// inside a SCO offers it, so no view (a relaunch into a scenario, a link followed)
-    /// strands the learner away from what the LMS grades.
+    /// The quiz's address as the learner last saw it, if they did.
+    pub fn last_quiz(&self) -> Option<&str> {
+        self.last_quiz.as_deref()
+    }
+
+    /// Where "back" leads from the view at `hash` (see [`back_from`]).
     pub fn back_from(&self, hash: &str) -> Option<String> {
-        let view = hash.split('?').next().unwrap_or_default();
-        let on_start = match self.config.sco {
-            Sco::Quiz { .. } => is_quiz(hash),
-            Sco::Chapter { .. } => matches!(view, "" | "#" | "#/"),
-        };
-        if on_start {
-            return None;
-        }
-        Some(match &self.config.sco {
-            Sco::Quiz { .. } => {
-                self.last_quiz.clone().unwrap_or_else(|| self.start_view().to_owned())
-            }
-            Sco::Chapter { .. } => self.start_view().to_owned(),
-        })
+        back_from(&self.config.sco, self.last_quiz.as_deref(), hash)
     }
 
     /// The page is going away after `session_ms` of this session.
@@ -399,7 +397,7 @@ impl Session {
         let model = version.model();
         let time = match version {
             Version::V12 => cmi_timespan(session_ms),
-            Version::V2004 => crate::xapi::iso_duration(session_ms),
+            Version::V2004 => timeinterval(session_ms),
         };
         let exit = match (self.is_done(), version) {
             (false, _) => "suspend",
@@ -531,9 +529,35 @@ fn clock(iso: &str) -> Option<(&str, &str)> {
         .then(|| (date, &time[..11]))
 }
 
+/// Where "back" leads from the view at `hash` inside a unit of a course package (a SCO or
+/// a cmi5 AU): the unit's start (for the quiz, at `last_quiz`, the question the learner
+/// last saw), or nothing on the start itself. Every other view inside a unit offers it, so
+/// no view (a relaunch into a scenario, a link followed) strands the learner away from
+/// what the LMS grades.
+pub fn back_from(sco: &Sco, last_quiz: Option<&str>, hash: &str) -> Option<String> {
+    let view = hash.split('?').next().unwrap_or_default();
+    let on_start = match sco {
+        Sco::Quiz { .. } => is_quiz(hash),
+        Sco::Chapter { .. } => matches!(view, "" | "#" | "#/"),
+    };
+    if on_start {
+        return None;
+    }
+    Some(match sco {
+        Sco::Quiz { .. } => last_quiz.unwrap_or("#/quiz").to_owned(),
+        Sco::Chapter { .. } => "#/".to_owned(),
+    })
+}
+
 /// Whether `hash` is the quiz's view (`#/quiz`, with or without its `?q=...`).
-fn is_quiz(hash: &str) -> bool {
+pub fn is_quiz(hash: &str) -> bool {
     hash.split('?').next() == Some("#/quiz")
+}
+
+/// SCORM 2004's `timeinterval (second,10,2)`: an ISO 8601 duration to the hundredth of a
+/// second (`PT0.93S`; a run-time refuses `PT0.937S`).
+pub fn timeinterval(ms: u64) -> String {
+    crate::xapi::iso_duration(ms - ms % 10)
 }
 
 /// SCORM 1.2's `CMITimespan`: `HHHH:MM:SS.SS`.

@@ -99,6 +99,7 @@ fn links_round_trip() {
             embed: true,
             reveal: true,
             question: None,
+            questions: vec!["clock-jump".into(), "uuid-token".into()],
             origins: vec!["https://lms.example".into(), "http://127.0.0.1:8000".into()],
             options: EmbedOptions {
                 frame: Some("lesson-2.left".into()),

@@ -232,6 +232,11 @@ fn whatever_an_lms_hands_back_is_read_without_a_panic() {
 
 #[test]
 fn times_and_pass_marks_in_the_lms_formats() {
+    assert_eq!(
+        [super::timeinterval(937), super::timeinterval(4_500), super::timeinterval(5)],
+        ["PT0.93S", "PT4.5S", "PT0S"],
+        "2004: hundredths at most"
+    );
     assert_eq!(cmi_timespan(0), "0000:00:00.00");
     assert_eq!(cmi_timespan(59_999), "0000:00:59.99");
     assert!(cmi_timespan(u64::MAX).starts_with("9999:"), "hours stop at four digits");
@@ -305,6 +310,14 @@ fn every_answer_is_journaled_as_an_interaction_in_the_versions_words() {
         value(&chapter12.on_scenario_done("gc-pause-unfenced"), "cmi.progress_measure"),
         None
     );
+}
+
+#[test]
+fn a_module_may_name_its_language() {
+    let config = Config::parse("scorm=2004;quiz;lang=vi").unwrap();
+    assert_eq!(config.lang, Some(crate::lang::Lang::Vi));
+    assert_eq!(quiz("1.2", "").lang, None);
+    assert!(Config::parse("scorm=2004;quiz;lang=fr").unwrap_err().contains("lang=fr"));
 }
 
 #[test]

@@ -37,6 +37,10 @@ pub(crate) fn start() {
         .document()
         .and_then(|d| d.query_selector("meta[name=fencing-sco]").ok().flatten())
         .and_then(|m| m.get_attribute("content"));
+    // A cmi5 AU: the same unit (`cmi5;` then a SCO's settings), reported over xAPI.
+    if let Some(unit) = content.as_deref().and_then(|c| c.strip_prefix("cmi5;")) {
+        return start_au(unit);
+    }
     let config = match content.as_deref().map(Config::parse) {
         Some(Ok(config)) => config,
         Some(Err(why)) => {
@@ -65,10 +69,11 @@ pub(crate) fn start() {
     let here = crate::ui::nav::current_hash();
     if here.is_empty() || here == "#" {
         let start = session.resume_at.clone().unwrap_or_else(|| session.start_view().to_owned());
-        // The LMS's language for the learner, unless the saved view names one.
+        // The LMS's language for the learner, else the module's, unless the saved view
+        // names one.
         let mut link = crate::ui::nav::parse_link(&start);
         if link.lang.is_none() {
-            link.lang = session.language;
+            link.lang = session.language.or(session.config.lang);
         }
         crate::ui::nav::replace_hash(&link.to_hash());
     }
@@ -89,6 +94,38 @@ pub(crate) fn start() {
         with_session(|s| s.end(session_ms));
     })
     .forget();
+}
+
+/// Starts a cmi5 AU: its unit's views, in the module's language, reporting through
+/// `crate::ui::cmi5`.
+fn start_au(unit: &str) {
+    // The unit's settings are a SCO's; the SCORM version named here is never used.
+    let config = match Config::parse(&format!("scorm=2004;{unit}")) {
+        Ok(config) => config,
+        Err(why) => {
+            return web_sys::console::error_1(
+                &format!("this course package's AU is misconfigured: {why}").into(),
+            );
+        }
+    };
+    let mastery_pct = match &config.sco {
+        Sco::Quiz { questions, mastery_pct } => {
+            crate::ui::quiz::set_course(questions.clone(), Default::default());
+            *mastery_pct
+        }
+        Sco::Chapter { .. } => 100,
+    };
+    let here = crate::ui::nav::current_hash();
+    if here.is_empty() || here == "#" {
+        let start = match config.sco {
+            Sco::Quiz { .. } => "#/quiz",
+            Sco::Chapter { .. } => "#/",
+        };
+        let mut link = crate::ui::nav::parse_link(start);
+        link.lang = config.lang;
+        crate::ui::nav::replace_hash(&link.to_hash());
+    }
+    crate::ui::cmi5::start(config.sco, mastery_pct);
 }
 
 /// What the learner did, as the views report it.
@@ -197,23 +234,34 @@ fn find_api(window: &web_sys::Window, name: &str) -> Option<JsValue> {
 /// A chapter SCO's number, title, and its scenarios with whether each was seen to its end.
 type Chapter = (usize, String, Vec<(String, bool)>);
 
-/// The chapter of this page, when it is a chapter SCO.
+/// The chapter of this page, when it is a chapter SCO or AU.
 pub(crate) fn chapter() -> Option<Chapter> {
-    LIVE.with(|l| {
+    let (sco, done) = match LIVE.with(|l| {
         let l = l.borrow();
         let live = l.as_ref()?;
-        match &live.session.config.sco {
-            Sco::Chapter { number, title, scenarios } => Some((
-                *number,
-                title.clone(),
-                scenarios
-                    .iter()
-                    .map(|id| (id.clone(), live.session.state.done.contains(id)))
-                    .collect(),
-            )),
-            Sco::Quiz { .. } => None,
-        }
-    })
+        Some((live.session.config.sco.clone(), live.session.state.done.clone()))
+    }) {
+        Some(found) => found,
+        None => crate::ui::cmi5::unit().map(|(sco, _, done)| (sco, done))?,
+    };
+    match sco {
+        Sco::Chapter { number, title, scenarios } => Some((
+            number,
+            title,
+            scenarios.iter().map(|id| (id.clone(), done.contains(id))).collect(),
+        )),
+        Sco::Quiz { .. } => None,
+    }
+}
+
+/// This page's unit and the quiz address the learner last saw: a SCO's, else an AU's.
+fn unit() -> Option<(Sco, Option<String>)> {
+    let scorm = LIVE.with(|l| {
+        let l = l.borrow();
+        let session = &l.as_ref()?.session;
+        Some((session.config.sco.clone(), session.last_quiz().map(str::to_owned)))
+    });
+    scorm.or_else(|| crate::ui::cmi5::unit().map(|(sco, last_quiz, _)| (sco, last_quiz)))
 }
 
 /// The start page of a chapter SCO: its scenarios, each marked once the learner has seen
@@ -267,22 +315,28 @@ pub(crate) struct BackProps {
 pub(crate) fn BackToStart(props: &BackProps) -> Html {
     let m = use_i18n();
     let hash = &props.hash;
-    let back = LIVE.with(|l| {
-        let l = l.borrow();
-        let session = &l.as_ref()?.session;
-        let label = match &session.config.sco {
+    // An AU that cannot report says so, rather than let the learner work unrecorded.
+    let problem = crate::ui::cmi5::problem().map(|why| {
+        html! { <p class="notice" role="alert" data-testid="cmi5-problem">{ m.labf("course.cmi5_problem", &[("why", &why)]) }</p> }
+    });
+    let back = unit().and_then(|(sco, last_quiz)| {
+        let label = match &sco {
             Sco::Quiz { .. } => m.lab("course.back_quiz"),
             Sco::Chapter { title, .. } => m.labf(
                 "course.back_chapter",
                 &[("title", &m.content(&format!("chapter.{title}"), title))],
             ),
         };
-        Some((session.back_from(hash)?, label))
+        Some((crate::scorm::back_from(&sco, last_quiz.as_deref(), hash)?, label))
     });
-    let Some((href, label)) = back else { return html! {} };
     html! {
-        <nav class="course-back" aria-label={m.lab("course.back_nav")}>
-            <a href={href} data-testid="course-back">{ "← " }{ label }</a>
-        </nav>
+        <>
+            if let Some((href, label)) = back {
+                <nav class="course-back" aria-label={m.lab("course.back_nav")}>
+                    <a href={href} data-testid="course-back">{ "← " }{ label }</a>
+                </nav>
+            }
+            { for problem }
+        </>
     }
 }

@@ -32,6 +32,9 @@ struct Channel {
     /// A listener in this page for what the views report (the SCORM session of a course
     /// package), whether or not a host page hears it too.
     observer: Option<fn(&Outbound)>,
+    /// A listener in this page for the learning events (a cmi5 AU sends them to the LMS's
+    /// LRS), whether or not a host page hears them too.
+    statement_observer: Option<fn(&str)>,
     /// The latest `seek` not yet applied: a host that sends thousands at once gets the
     /// last one applied once, on the next turn of the event loop, not a render for each.
     pending_seek: Option<u64>,
@@ -113,6 +116,12 @@ pub(crate) fn set_observer(observer: fn(&Outbound)) {
     CHANNEL.with(|c| c.borrow_mut().observer = Some(observer));
 }
 
+/// Lets `observer` hear every learning event the views post (see
+/// [`Channel::statement_observer`]).
+pub(crate) fn set_statement_observer(observer: fn(&str)) {
+    CHANNEL.with(|c| c.borrow_mut().statement_observer = Some(observer));
+}
+
 /// Hands a command to the view that takes commands, or keeps it until one mounts.
 pub(crate) fn deliver(message: Inbound) {
     let handler = CHANNEL.with(|c| c.borrow().handler.clone());
@@ -158,6 +167,9 @@ pub(crate) fn post(message: &Outbound) {
 /// Sends a learning event (an xAPI statement's text) in H5P's envelope, as an object, to
 /// the allowed origins only.
 pub(crate) fn post_statement(statement: &str) {
+    if let Some(observer) = CHANNEL.with(|c| c.borrow().statement_observer) {
+        observer(statement);
+    }
     send(vec![Post {
         to: To::Listed,
         form: Form::Object,
@@ -343,7 +355,8 @@ pub(crate) fn statement_context(lang: crate::i18n::Lang) -> crate::xapi::Context
 /// What activity ids are made from: the link's `base=` (the course's stable address), else
 /// the site's folder.
 pub(crate) fn activity_base() -> String {
-    link().options.base.unwrap_or_else(site_address)
+    let base = CHANNEL.with(|c| c.borrow().link.options.base.clone());
+    base.unwrap_or_else(site_address)
 }
 
 /// The folder the site is served from (`https://example.org/course/playground/`):

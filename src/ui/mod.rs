@@ -6,6 +6,7 @@
 mod app;
 mod break_it;
 mod browser;
+mod cmi5;
 mod compare;
 mod course;
 mod crash;
@@ -19,6 +20,7 @@ mod i18n;
 mod lessons;
 mod nav;
 mod not_found;
+mod picker;
 pub(crate) mod player;
 mod quiz;
 mod sandbox;

@@ -175,15 +175,14 @@ impl Update for Session {
 #[component]
 fn Quiz(props: &QuizProps) -> Html {
     let m = use_i18n();
-    let questions =
-        use_memo(props.bank.clone(), |bank| match QUESTIONS.with(|q| q.borrow().clone()) {
-            Some(ids) => {
-                ids.iter().filter_map(|id| bank.iter().find(|q| &q.id == id).cloned()).collect()
-            }
-            None => bank.to_vec(),
-        });
-    // Each embed (by its `frame=`) keeps its own progress.
-    let key = storage_key(props.link.options.frame.as_deref());
+    let (questions, unknown) = use_asked(&props.bank, &props.link);
+    // Each embed (by its `frame=`) and each choice of questions keeps its own progress.
+    // (A link's choice is keyed by the questions it asks, an unknown id left out.)
+    let chosen: Vec<String> = match props.link.questions.is_empty() {
+        true => Vec::new(),
+        false => questions.iter().map(|q| q.id.clone()).collect(),
+    };
+    let key = storage_key(props.link.options.frame.as_deref(), &chosen);
     let loaded = {
         let key = key.clone();
         use_memo(props.bank.clone(), move |bank| load_progress(bank, &key))
@@ -232,7 +231,10 @@ fn Quiz(props: &QuizProps) -> Html {
             Some(link.to_hash())
         })
     };
-    let Some(q) = questions.get(index) else { return html! {} };
+    let unknown_notice = unknown_notice(&m, &unknown);
+    let Some(q) = questions.get(index) else {
+        return html! { <section class="quiz" data-testid="quiz-empty">{ unknown_notice }</section> };
+    };
     let key = |suffix: &str| format!("q.{}.{suffix}", q.id);
     let n = questions.len();
     let send = |action: Action| {
@@ -289,6 +291,7 @@ fn Quiz(props: &QuizProps) -> Html {
             if let Some(notice) = notice {
                 <p class="notice" role="alert" data-testid="storage-notice">{ m.lab(notice) }</p>
             }
+            { unknown_notice.clone() }
             <p class="muted" data-testid="quiz-progress">
                 { m.labf("quiz.progress", &[("n", &(index + 1).to_string()), ("m", &n.to_string()), ("answered", &answered), ("first", &first)]) }
             </p>
@@ -315,8 +318,36 @@ fn Quiz(props: &QuizProps) -> Html {
                     <button onclick={reset} data-testid="quiz-reset">{ m.lab("quiz.reset") }</button>
                 }
             </div>
+            if !course && !props.embed {
+                <crate::ui::picker::QuestionPicker bank={props.bank.clone()} />
+            }
         </section>
     }
+}
+
+/// The questions asked: a course package's, else the link's `questions=` (in its order),
+/// else the whole bank; and the ids the link names that the bank does not hold.
+#[hook]
+fn use_asked(bank: &Rc<Vec<Question>>, link: &Link) -> (Rc<Vec<Question>>, Vec<String>) {
+    let asked = QUESTIONS.with(|q| q.borrow().clone()).unwrap_or_else(|| link.questions.clone());
+    let questions =
+        use_memo((bank.clone(), asked.clone()), |(bank, asked)| match asked.is_empty() {
+            true => bank.to_vec(),
+            false => {
+                asked.iter().filter_map(|id| bank.iter().find(|q| &q.id == id).cloned()).collect()
+            }
+        });
+    let unknown = asked.into_iter().filter(|id| !bank.iter().any(|q| &q.id == id)).collect();
+    (questions, unknown)
+}
+
+/// A link naming questions the bank does not hold says which (and the others are asked).
+fn unknown_notice(m: &crate::i18n::Messages, unknown: &[String]) -> Html {
+    if unknown.is_empty() {
+        return Html::default();
+    }
+    let ids = unknown.join(", ");
+    html! { <p class="notice" role="alert" data-testid="quiz-unknown">{ m.labf("quiz.unknown", &[("ids", &ids)]) }</p> }
 }
 
 /// Carries out what the session sent (each effect once): keeps the progress, tells the host

@@ -23,6 +23,17 @@ if (!url || !courseUrl || !siteUrl || !siteDir) {
 }
 const message = (body) => JSON.stringify({ protocol: 'fencing-playground', version: 1, ...body });
 
+// Learning Locker's xAPI validator: each statement the playground sent, with what it says
+// is wrong (nothing, for a valid one).
+const validateXapi = require('@learninglocker/xapi-validation').default;
+function checkStatements(statements, where, problems) {
+  for (const statement of statements) {
+    const warnings = validateXapi(statement);
+    if (warnings.length) problems.push(`${where}: an invalid xAPI statement (${warnings.map((w) => w.path ? w.path.join('.') : JSON.stringify(w)).slice(0, 3).join('; ')}): ${JSON.stringify(statement).slice(0, 300)}`);
+  }
+  return statements.length;
+}
+
 async function twoEmbeds(browser, problems) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (err) => problems.push(`course page error: ${err.message}`));
@@ -105,7 +116,7 @@ async function twoEmbeds(browser, problems) {
   const done = statements.find((s) => verb(s) === 'completed');
   const graded = statements.find((s) => verb(s) === (completed && completed.json.passed ? 'passed' : 'failed'));
   for (const s of [done, graded]) {
-    if (!s || s.result.score.raw !== score || s.result.score.max !== QUESTIONS || s.result.score.min !== 0 || s.context) {
+    if (!s || s.result.score.raw !== score || s.result.score.max !== QUESTIONS || s.result.score.min !== 0 || s.context.contextActivities) {
       problems.push(`xAPI completion without its score (or with a parent): ${JSON.stringify(s)}`);
     }
   }
@@ -147,8 +158,127 @@ async function twoEmbeds(browser, problems) {
   const after = (await got()).slice(seen).map((m) => ({ ...m, json: parsed(m) }));
   const stray = after.filter((m) => m.json && (m.json.type === 'completed' || m.json.type === 'step' || (m.json.type === 'ready' && m.json.view === 'scenario')));
   if (stray.length) problems.push(`messages from the "Show me" run: ${stray.map((m) => m.text).join(' ')}`);
+  // Every statement the quiz sent, the practice one too, as Learning Locker validates them.
+  const everyStatement = (await got()).map((m) => ({ ...m, json: parsed(m) }))
+    .filter((m) => m.object && m.json && m.json.action === 'xAPI').map((m) => m.json.statement);
+  checkStatements(everyStatement, 'quiz', problems);
   await page.close();
   return `two embeds: ready, ${ours.length} protocol messages with their frame, H5P heights ${heights.left}/${heights.right}, lti.frameResize, ${statements.length} xAPI statements, quiz score ${score}/${QUESTIONS}, early seek applied`;
+}
+
+// A player watched to its end as a learner would, answering its prediction prompts: each
+// prompt's answer and the scenario's completion are learning events, all valid xAPI, and
+// `completed` comes only at the end the learner reached.
+async function playerStatements(browser, problems) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (err) => problems.push(`player statements page error: ${err.message}`));
+  const origins = encodeURIComponent(new URL(courseUrl).origin);
+  const registration = '3f1d2c4b-5a69-4b78-8c9d-0e1f2a3b4c5d';
+  const left = `${url}#/s/gc-pause-fenced?v=1&embed=1&frame=watched&registration=${registration}&origins=${origins}`;
+  await page.goto(`${courseUrl}?left=${encodeURIComponent(left)}&right=about:blank`);
+  const player = page.frameLocator('#left');
+  await player.locator('[data-testid=player]').waitFor({ timeout: 20000 });
+  let prompts = 0;
+  for (let i = 0; i < 400; i++) {
+    const [n, m] = (await player.locator('[data-testid=step-count]').innerText()).match(/\d+/g).map(Number);
+    if (n === m) break;
+    if (await player.locator('[data-testid=prompt]').count()) {
+      await player.locator('[data-testid=prompt-option]').first().click();
+      await player.locator('[data-testid=prompt-continue]').click();
+      prompts++;
+    } else {
+      await player.locator('[data-testid=step-forward]').click();
+    }
+  }
+  await page.waitForFunction(() => window.received.some((m) => m.text.includes('"type":"completed"')), null, { timeout: 10000 })
+    .catch(() => problems.push('a player watched to its end sent no completed'));
+  const received = await page.evaluate(() => window.received);
+  const statements = received.filter((m) => m.object).map((m) => JSON.parse(m.text)).filter((j) => j.action === 'xAPI').map((j) => j.statement);
+  const verbs = statements.map((s) => s.verb.id.split('/').pop());
+  if (verbs.filter((v) => v === 'answered').length !== prompts || verbs.filter((v) => v === 'completed').length !== 1) {
+    problems.push(`a watched player's statements: ${verbs.join(', ')} for ${prompts} prompts`);
+  }
+  const done = statements.find((s) => s.verb.id.endsWith('/completed'));
+  if (done && !(done.object.id.endsWith('#/s/gc-pause-fenced') && done.result.completion === true && done.context.registration === registration)) {
+    problems.push(`a scenario's completed statement: ${JSON.stringify(done)}`);
+  }
+  checkStatements(statements, 'player', problems);
+  await page.close();
+  return `player: ${prompts} prompts answered and the end reached, ${statements.length} valid xAPI statements (${[...new Set(verbs)].join(', ')})`;
+}
+
+// The cmi5 package's quiz AU, launched as a cmi5 LMS launches it, against a small LRS of
+// our own (tests/e2e/lrs.cjs): the launch address read, the token fetched once,
+// LMS.LaunchData read, then `initialized`, every answer, `completed` and `passed` or
+// `failed` with the mastery score, and `terminated` last when the learner leaves, each
+// with the registration, the session id and cmi5's categories, all valid xAPI. An AU
+// launched without the LMS's parameters says it cannot report.
+async function cmi5Quiz(browser, problems) {
+  const registration = '0b6a2f58-9d1e-4c3b-a5f7-2e8d9c1b4a60';
+  const actor = JSON.stringify({ objectType: 'Agent', account: { homePage: 'https://lms.example', name: 'learner-7' } });
+  const xml = fs.readFileSync(path.join(siteDir, 'cmi5', 'cmi5.xml'), 'utf8');
+  const au = [...xml.matchAll(/<au id="([^"]+)"[^>]*>[\s\S]*?<url>([^<]+)<\/url>/g)].find((m) => m[2] === 'quiz.html');
+  if (!au || !/masteryScore="0.8"/.test(xml) || !/<courseStructure xmlns="https:\/\/w3id.org\/xapi\/profiles\/cmi5\/v1\/CourseStructure.xsd">/.test(xml)) {
+    problems.push(`cmi5.xml: ${xml.slice(0, 300)}`);
+    return 'cmi5: no quiz AU';
+  }
+  const activityId = au[1];
+  const session = 'b7c1e2d3-0000-4000-8000-00000000cafe';
+  const lrs = await require('./lrs.cjs').start({
+    registration, activityId, actor,
+    document: {
+      contextTemplate: { contextActivities: { grouping: [{ id: 'urn:fencing-playground:course' }] }, extensions: { 'https://w3id.org/xapi/cmi5/context/extensions/sessionid': session } },
+      launchMode: 'Normal', moveOn: 'CompletedAndPassed', masteryScore: 0.8, returnURL: `${siteUrl}lms.html`,
+    },
+  });
+  const query = new URLSearchParams({ endpoint: `${lrs.base}/xapi/`, fetch: `${lrs.base}/fetch`, actor, registration, activityId });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (err) => problems.push(`cmi5 AU page error: ${err.message}`));
+  await page.goto(`${siteUrl}cmi5/quiz.html?${query}`);
+  await page.waitForSelector('[data-testid=quiz]', { timeout: 20000 });
+  const verbOf = (s) => s.verb.id.split('/').pop();
+  const until = async (what, test) => {
+    for (let i = 0; i < 100 && !test(); i++) await page.waitForTimeout(100);
+    if (!test()) problems.push(`cmi5: ${what} never reached the LRS (it has ${lrs.statements.map(verbOf).join(', ')})`);
+  };
+  await until('initialized', () => lrs.statements.some((s) => verbOf(s) === 'initialized'));
+  const right = await answer(page.mainFrame(), QUESTIONS);
+  await until('passed or failed', () => lrs.statements.some((s) => ['passed', 'failed'].includes(verbOf(s))));
+  await page.goto('about:blank');
+  await until('terminated', () => lrs.statements.some((s) => verbOf(s) === 'terminated'));
+  const verbs = lrs.statements.map(verbOf);
+  const defined = lrs.statements.filter((s) => verbOf(s) !== 'answered');
+  const order = defined.map(verbOf).join(', ');
+  const graded = right * 100 >= QUESTIONS * 80 ? 'passed' : 'failed';
+  if (order !== `initialized, completed, ${graded}, terminated`) problems.push(`cmi5: defined statements in the order ${order} (expected initialized, completed, ${graded}, terminated)`);
+  if (verbs[0] !== 'initialized' || verbs[verbs.length - 1] !== 'terminated') problems.push(`cmi5: statements ${verbs.join(', ')}`);
+  if (verbs.filter((v) => v === 'answered').length !== QUESTIONS) problems.push(`cmi5: ${verbs.filter((v) => v === 'answered').length} answers for ${QUESTIONS} questions`);
+  const category = (s) => ((s.context.contextActivities || {}).category || []).map((c) => c.id);
+  for (const s of lrs.statements) {
+    const where = `cmi5 ${verbOf(s)}`;
+    if (s.context.registration !== registration) problems.push(`${where}: registration ${s.context.registration}`);
+    if (s.context.extensions['https://w3id.org/xapi/cmi5/context/extensions/sessionid'] !== session) problems.push(`${where}: no session id`);
+    if (JSON.stringify(s.actor) !== actor) problems.push(`${where}: actor ${JSON.stringify(s.actor)}`);
+    const isDefined = verbOf(s) !== 'answered';
+    if (isDefined && (s.object.id !== activityId || !category(s).includes('https://w3id.org/xapi/cmi5/context/categories/cmi5'))) problems.push(`${where}: object ${s.object.id}, categories ${category(s)}`);
+    if (!isDefined && category(s).length) problems.push(`${where}: an answer carries cmi5's category`);
+    const moveOn = ['completed', 'passed', 'failed'].includes(verbOf(s));
+    if (moveOn !== category(s).includes('https://w3id.org/xapi/cmi5/context/categories/moveon')) problems.push(`${where}: moveon category ${category(s)}`);
+  }
+  const verdict = defined.find((s) => verbOf(s) === graded);
+  if (verdict && !(verdict.result.success === (graded === 'passed') && Math.abs(verdict.result.score.scaled - right / QUESTIONS) < 0.0001
+    && verdict.context.extensions['https://w3id.org/xapi/cmi5/context/extensions/masteryscore'] === 0.8 && /^PT/.test(verdict.result.duration))) {
+    problems.push(`cmi5 ${graded}: ${JSON.stringify(verdict.result)} ${JSON.stringify(verdict.context.extensions)}`);
+  }
+  if (lrs.fetched !== 1 || lrs.launchDataReads !== 1) problems.push(`cmi5: the token was fetched ${lrs.fetched} times, the launch data read ${lrs.launchDataReads}`);
+  problems.push(...lrs.problems.map((p) => `cmi5 LRS: ${p}`));
+  // Launched without the LMS's parameters: the page says it cannot report.
+  await page.goto(`${siteUrl}cmi5/quiz.html`);
+  await page.locator('[data-testid=cmi5-problem]').waitFor({ timeout: 20000 })
+    .catch(() => problems.push('cmi5: an AU launched without endpoint does not say it cannot report'));
+  await page.close();
+  await lrs.close();
+  return `cmi5: quiz AU ${order}, ${QUESTIONS} answers, ${lrs.statements.length} statements valid and in order`;
 }
 
 // Every file the manifest lists is in the package, every file of the package is listed,
@@ -165,7 +295,9 @@ function checkManifest(dir, version, problems) {
   const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else present.push(path.relative(dir, p).split(path.sep).join('/')); } };
   walk(dir);
   for (const f of listed) if (!fs.existsSync(path.join(dir, f))) problems.push(`SCORM ${version}: the manifest lists ${f}, which is not in the package`);
-  for (const f of present) if (f !== 'imsmanifest.xml' && !listed.has(f)) problems.push(`SCORM ${version}: ${f} is in the package but not in the manifest`);
+  // The schema files the manifest names are in the package too (tests/e2e/manifest.py
+  // validates against them); every other file is listed.
+  for (const f of present) if (f !== 'imsmanifest.xml' && f !== 'metadata.xml' && !/\.(xsd|dtd)$/.test(f) && !listed.has(f)) problems.push(`SCORM ${version}: ${f} is in the package but not in the manifest`);
   const launches = [...xml.matchAll(/<resource [^>]*href="([^"]+)"/g)].map((m) => m[1]);
   if (!launches.includes('quiz.html') || !launches.includes('chapter-1.html') || launches.some((h) => /[?#]/.test(h))) {
     problems.push(`SCORM ${version}: launch files ${launches.join(', ')}`);
@@ -456,6 +588,29 @@ async function print(browser, problems) {
   const letter = path.join(tmp, 'handout-letter.pdf');
   await page.pdf({ path: letter, format: 'Letter' });
   const letterPages = +execFileSync('pdfinfo', [letter]).toString().match(/Pages:\s+(\d+)/)[1];
+  // No printed text is smaller than 8 pt: each word's box is at least its font's size high.
+  const smallest = (file) => Math.min(...[...execFileSync('pdftotext', ['-bbox', file, '-']).toString()
+    .matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">/g)].map((m) => +m[2] - +m[1]));
+  const tiny = smallest(pdf);
+  if (!(tiny >= 8)) problems.push(`the handout prints text ${tiny.toFixed(1)} pt high (at least 8)`);
+  // "Step through it yourself" opens the lesson at its start, so no prediction is skipped.
+  const link = await page.locator('[data-testid=handout-link] a').getAttribute('href');
+  if (/[?&]t=/.test(link)) problems.push(`the handout's link skips to a moment: ${link}`);
+  // The worksheet: the predictions alone, the answers on a last page of their own.
+  await page.locator('[data-testid=sheet-questions]').check();
+  await page.waitForSelector('[data-testid=handout-key]', { timeout: 5000 });
+  const asked = await page.locator('[data-testid=handout-question]').count();
+  const sheet = path.join(tmp, 'worksheet.pdf');
+  await page.pdf({ path: sheet, format: 'A4', printBackground: true });
+  const sheetPages = +execFileSync('pdfinfo', [sheet]).toString().match(/Pages:\s+(\d+)/)[1];
+  const last = execFileSync('pdftotext', ['-f', String(sheetPages), '-l', String(sheetPages), sheet, '-']).toString();
+  const before = sheetPages > 1 ? execFileSync('pdftotext', ['-l', String(sheetPages - 1), sheet, '-']).toString() : '';
+  if (asked < 1 || !/Teacher's key/.test(last) || /Teacher's key/.test(before) || /How it ends/.test(before)) {
+    problems.push(`the worksheet: ${asked} predictions on ${sheetPages} pages; the key ${/Teacher's key/.test(last) ? 'last' : 'not last'}`);
+  }
+  for (const story of stories) if (before.replace(/\s+/g, ' ').includes(words(story))) problems.push(`the worksheet's questions show the story: "${words(story)}"`);
+  const sheetTiny = smallest(sheet);
+  if (!(sheetTiny >= 8)) problems.push(`the worksheet prints text ${sheetTiny.toFixed(1)} pt high`);
   // The player prints as a lesson: the story, no playback controls.
   await page.goto(`${url}#/s/gc-pause-fenced?v=1&t=40000&reveal=1`);
   await page.waitForSelector('[data-testid=player]', { timeout: 15000 });
@@ -475,7 +630,7 @@ async function print(browser, problems) {
   const first = execFileSync('pdftotext', ['-f', '1', '-l', '1', hostPdf, '-']).toString();
   if (!/GC pause/.test(first)) problems.push(`a page with an embed printed its first page without the embed: ${first.slice(0, 120)}`);
   await page.close();
-  return `print: the handout is ${pages} A4 pages (${letterPages} Letter) with all ${stories.length} paragraphs and no controls; the player prints without controls; an embed prints on page 1`;
+  return `print: the handout is ${pages} A4 pages (${letterPages} Letter) with all ${stories.length} paragraphs, no controls and no text under ${tiny.toFixed(1)} pt; the worksheet ${asked} predictions on ${sheetPages} pages with the key last; the player prints without controls; an embed prints on page 1`;
 }
 
 
@@ -550,6 +705,48 @@ async function readmeSnippet(browser, problems) {
   return `README snippet: two embeds told apart by event.source and frame=, seek after ready, sized ${sized.map((s) => s.reported).join('/')} px`;
 }
 
+// The Moodle and Canvas guide's snippets, each run as written (only the playground's address
+// replaced) in a page that behaves as the platform's does: a Canvas page listens for
+// lti.frameResize, a Moodle page without H5P for nothing, and a page that keeps scripts
+// runs embed.js. The heights the guide gives are checked against what the player reports.
+async function guideSnippets(browser, problems) {
+  const guide = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'moodle-and-canvas.md'), 'utf8');
+  const block = (name) => guide.split(`<!-- snippet: ${name}`)[1].split('```html\n')[1].split('```')[0].replaceAll('https://example.org/playground/', url);
+  const hostOrigin = new URL(courseUrl).origin;
+  const canvasListener = `<script>addEventListener('message', (e) => { let d; try { d = JSON.parse(e.data); } catch { return; }
+    if (!d || d.subject !== 'lti.frameResize') return;
+    for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) { f.style.height = d.height + 'px'; window.sized = d.height; } });</script>`;
+  const open = async (name, body) => {
+    fs.writeFileSync(path.join(siteDir, `guide-${name}.html`), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (err) => problems.push(`guide snippet ${name}: ${err.message}`));
+    await page.goto(`${hostOrigin}/guide-${name}.html`);
+    return page;
+  };
+  const said = (text) => Number(guide.match(text)[1].replace(',', ''));
+  // Canvas: the compact player sizes its iframe through lti.frameResize, within the guide's height.
+  let page = await open('canvas-page', canvasListener + block('canvas-page'));
+  await page.waitForFunction(() => window.sized > 0, null, { timeout: 20000 })
+    .catch(() => problems.push('guide: the Canvas snippet was never sized by lti.frameResize'));
+  const canvas = await page.evaluate(() => ({ sized: window.sized, shown: Math.round(document.querySelector('iframe').getBoundingClientRect().height) }));
+  const compact = said(/([\d,]+) px with `controls=compact`/);
+  if (canvas.sized !== canvas.shown || canvas.sized > compact) problems.push(`guide: the Canvas snippet's player is ${JSON.stringify(canvas)} px, the guide says ${compact}`);
+  await page.close();
+  // Moodle without H5P: nothing sizes the frame, so the guide's height must hold the quiz.
+  page = await open('moodle-page', block('moodle-page'));
+  await page.frameLocator('iframe').locator('[data-testid=quiz]').waitFor({ timeout: 20000 });
+  const needed = await page.frames().find((f) => f.url().includes('quiz')).evaluate(() => document.body.scrollHeight);
+  const quizHeight = said(/and ([\d,]+) px for the quiz/);
+  if (needed > quizHeight) problems.push(`guide: the quiz needs ${needed} px, the guide gives ${quizHeight}`);
+  await page.close();
+  // embed.js where scripts are kept.
+  page = await open('embed-js', block('embed-js'));
+  await page.waitForFunction(() => { const f = document.querySelector('iframe'); return f && f.getBoundingClientRect().height !== 480; }, null, { timeout: 20000 })
+    .catch(() => problems.push('guide: the embed.js snippet did not size its frame'));
+  await page.close();
+  return `guide snippets: Canvas page sized to ${canvas.sized} px (guide: up to ${compact}), Moodle page's quiz needs ${needed} px (guide: ${quizHeight}), embed.js sized`;
+}
+
 // A check that hangs fails the stage instead of holding CI until its time limit.
 setTimeout(() => {
   console.error('lms: the checks took more than 8 minutes; stopped');
@@ -566,13 +763,16 @@ setTimeout(() => {
     // Each check reports as it ends, so a stuck one is easy to tell.
     for (const check of [
       () => twoEmbeds(browser, problems),
+      () => playerStatements(browser, problems),
       () => scormQuiz(browser, '12', problems),
       () => scormQuiz(browser, '2004', problems),
       () => scormChapter(browser, problems),
+      () => cmi5Quiz(browser, problems),
       () => offline(browser, problems),
       () => print(browser, problems),
       () => embedScript(browser, problems),
       () => readmeSnippet(browser, problems),
+      () => guideSnippets(browser, problems),
     ]) {
       const line = await check();
       console.log(`lms: ${line}`);

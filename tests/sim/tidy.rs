@@ -407,7 +407,8 @@ const LAYERS: &[&[&str]] = &[
     ],
     &["i18n", "export", "progress", "player"],
     &["route", "scorm"],
-    &["sandbox", "path"],
+    // A cmi5 AU reads its launch address as links are read.
+    &["sandbox", "path", "cmi5"],
     &["ui", "main", "bin"],
 ];
 
@@ -431,8 +432,8 @@ const UI_LAYERS: &[&[&str]] = &[
     &["share", "not_found", "home", "explore_pool", "search_pool"],
     &["player", "explore"],
     &["compare", "handout"],
-    &["lessons"],
-    &["quiz", "sandbox", "break_it"],
+    &["lessons", "picker"],
+    &["quiz", "sandbox", "break_it", "cmi5"],
     &["course"],
     &["app"],
 ];

@@ -236,8 +236,13 @@ async fn a_host_names_the_learner_and_the_registration_for_learning_events() {
         let statements = statements.clone();
         gloo_events::EventListener::new(&window, "message", move |event| {
             let data = event.dyn_ref::<web_sys::MessageEvent>().unwrap().data();
-            if data.is_object() {
-                statements.borrow_mut().push(js_sys::JSON::stringify(&data).unwrap().into());
+            let text: String = match data.is_object() {
+                true => js_sys::JSON::stringify(&data).unwrap().into(),
+                false => return,
+            };
+            // Learning events only (this test's own set-learner passes here too).
+            if text.contains(r#""action":"xAPI""#) {
+                statements.borrow_mut().push(text);
             }
         })
     };
@@ -268,4 +273,53 @@ async fn a_host_names_the_learner_and_the_registration_for_learning_events() {
         assert!(statement.contains(&part), "{part} missing: {statement}");
     }
     let _ = storage().remove_item(&format!("{PROGRESS_KEY}/frame/named"));
+}
+
+#[wasm_bindgen_test]
+async fn a_link_chooses_the_quiz_questions_and_the_picker_writes_it() {
+    let key = format!("{PROGRESS_KEY}/questions/clock-jump,uuid-token");
+    storage().remove_item(&key).unwrap();
+    // questions= asks those, in that order, and says which it does not know.
+    let root = mount_at("#/quiz?v=1&questions=clock-jump,no-such-question,uuid-token").await;
+    let unknown = text(&find(&root, "quiz-unknown").expect("the unknown id is named"));
+    assert!(unknown.contains("no-such-question"), "{unknown}");
+    let question = || find(&root, "question").unwrap().get_attribute("data-id").unwrap();
+    assert_eq!(question(), "clock-jump");
+    assert!(text(&find(&root, "quiz-progress").unwrap()).contains("of 2"));
+    click(&root, "quiz-next").await;
+    assert_eq!(question(), "uuid-token");
+    answer(&root, 0).await;
+    assert!(storage().get_item(&key).unwrap().is_some(), "this choice keeps its own progress");
+    storage().remove_item(&key).unwrap();
+    // The picker: two questions ticked make the snippet and the command for them.
+    let site = mount_at("#/quiz").await;
+    let picker = find(&site, "quiz-picker").expect("the picker is on the site's quiz");
+    picker.set_attribute("open", "").unwrap();
+    // (Each tick redraws the list: the boxes are looked up again.)
+    for i in [2, 0] {
+        let boxes = crate::support::find_all(&site, "picker-question");
+        boxes[i].clone().dyn_into::<web_sys::HtmlInputElement>().unwrap().click();
+        rendered().await;
+    }
+    let bank = fencing_playground::quiz::bank();
+    let (first, third) = (&bank[0].id, &bank[2].id);
+    let area = |id: &str| {
+        find(&site, id).unwrap().dyn_into::<web_sys::HtmlTextAreaElement>().unwrap().value()
+    };
+    let snippet = area("picker-snippet");
+    assert!(
+        snippet.contains(&format!("questions={first}%2C{third}"))
+            || snippet.contains(&format!("questions={first},{third}")),
+        "{snippet}"
+    );
+    assert!(snippet.contains("embed=1") && snippet.contains("lab.html#/quiz"), "{snippet}");
+    let command = area("picker-command");
+    assert!(
+        command.contains(&format!("scripts/package scorm12 --questions {first},{third}")),
+        "{command}"
+    );
+    // An embed shows no picker.
+    let embedded = mount_at("#/quiz?v=1&embed=1&frame=nopicker").await;
+    assert!(find(&embedded, "quiz-picker").is_none());
+    let _ = storage().remove_item(&format!("{PROGRESS_KEY}/frame/nopicker"));
 }
