@@ -86,9 +86,31 @@ pub fn shown_title(m: &Messages, entry: &Entry, finished: &Finished) -> String {
     }
 }
 
+/// The lessons before and after `id` within `unit` (a course package's chapter, in its
+/// order): a module's links never lead out of it. `None` for either end, and both for a
+/// lesson outside the unit (a quiz module's "Show me").
+pub fn neighbours_in(
+    id: &str,
+    unit: &[String],
+) -> (Option<&'static Entry>, Option<&'static Entry>) {
+    let entry =
+        |i: usize| unit.get(i).and_then(|u| catalogue::index().iter().find(|e| e.id.as_str() == u));
+    match unit.iter().position(|u| u == id) {
+        Some(i) => (i.checked_sub(1).and_then(entry), entry(i + 1)),
+        None => (None, None),
+    }
+}
+
 /// The way on from lesson `id`, below its player: "you have seen it to its end" once the
-/// cursor is there (`at_end`), then links to the lessons before and after it.
-pub fn way_on(m: &Messages, id: &str, finished: &Finished, at_end: bool) -> Markup {
+/// cursor is there (`at_end`), then links to the lessons before and after it (within
+/// `unit`, a course package's module, when there is one).
+pub fn way_on(
+    m: &Messages,
+    id: &str,
+    finished: &Finished,
+    at_end: bool,
+    unit: Option<&[String]>,
+) -> Markup {
     let mut o = Markup::new();
     let class = if at_end { "way-on at-end" } else { "way-on" };
     let label = m.t("player.way_on");
@@ -96,7 +118,10 @@ pub fn way_on(m: &Messages, id: &str, finished: &Finished, at_end: bool) -> Mark
     if at_end {
         o.element("p", &[("data-testid", "lesson-done")], &m.t("player.done"));
     }
-    let (previous, next) = neighbours(id);
+    let (previous, next) = match unit {
+        Some(unit) => neighbours_in(id, unit),
+        None => neighbours(id),
+    };
     for (entry, key, testid) in
         [(previous, "player.previous", "previous-lesson"), (next, "player.next", "next-lesson")]
     {
@@ -221,6 +246,29 @@ mod tests {
             assert_eq!(after, index.get(i + 1));
         }
         assert_eq!(neighbours("nope"), (None, None));
+        // Inside a course package's chapter, its own order, and nothing beyond it.
+        let unit = ["gc-pause-fenced".to_owned(), "gc-pause-unfenced".to_owned()];
+        let ids = |(a, b): (Option<&catalogue::Entry>, Option<&catalogue::Entry>)| {
+            (a.map(|e| e.id.to_string()), b.map(|e| e.id.to_string()))
+        };
+        assert_eq!(
+            ids(super::neighbours_in("gc-pause-fenced", &unit)),
+            (None, Some("gc-pause-unfenced".to_owned()))
+        );
+        assert_eq!(
+            ids(super::neighbours_in("gc-pause-unfenced", &unit)),
+            (Some("gc-pause-fenced".to_owned()), None)
+        );
+        assert_eq!(
+            ids(super::neighbours_in("clock-jump", &unit)),
+            (None, None),
+            "outside the unit"
+        );
+        assert_eq!(
+            ids(super::neighbours_in("gc-pause-fenced", &[])),
+            (None, None),
+            "a quiz module"
+        );
     }
 
     /// The way on names the next lesson by its setup until it is finished, and says the
@@ -229,7 +277,7 @@ mod tests {
     fn the_way_on_links_both_neighbours_without_giving_their_outcome_away() {
         let m = crate::i18n::Messages::english();
         let mut finished = Finished::default();
-        let html = super::way_on(&m, "gc-pause-unfenced", &finished, false).into_string();
+        let html = super::way_on(&m, "gc-pause-unfenced", &finished, false, None).into_string();
         assert!(!html.contains("previous-lesson"), "the first lesson has none: {html}");
         assert!(!html.contains("lesson-done"), "{html}");
         let next = core().nth(1).expect("a second lesson on the path").clone();
@@ -244,10 +292,10 @@ mod tests {
             "{html}"
         );
         finished.add(next.id.as_str());
-        let html = super::way_on(&m, "gc-pause-unfenced", &finished, true).into_string();
+        let html = super::way_on(&m, "gc-pause-unfenced", &finished, true, None).into_string();
         assert!(html.contains(&format!("Next lesson: {} →", next.title)), "{html}");
         assert!(html.contains("seen this lesson to its end"), "{html}");
-        let html = super::way_on(&m, "gc-pause-fenced", &finished, false).into_string();
+        let html = super::way_on(&m, "gc-pause-fenced", &finished, false, None).into_string();
         assert!(html.contains("← Previous: ") && html.contains("Next lesson: "), "{html}");
     }
 

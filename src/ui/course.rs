@@ -61,6 +61,7 @@ pub(crate) fn start() {
         None => Default::default(),
     };
     let (session, calls) = Session::start(config, read);
+    set_unit(&session.config.sco);
     // The quiz starts from the LMS's copy of the learner's progress, and keeps it for this
     // page's life: a "Show me" and back finds it as it was.
     if let Sco::Quiz { questions, .. } = &session.config.sco {
@@ -108,6 +109,7 @@ fn start_au(unit: &str) {
             );
         }
     };
+    set_unit(&config.sco);
     let mastery_pct = match &config.sco {
         Sco::Quiz { questions, mastery_pct } => {
             crate::ui::quiz::set_course(questions.clone(), Default::default());
@@ -126,6 +128,16 @@ fn start_au(unit: &str) {
         crate::ui::nav::replace_hash(&link.to_hash());
     }
     crate::ui::cmi5::start(config.sco, mastery_pct);
+}
+
+/// The way on from a lesson stays inside this module: a chapter's lessons, or none from a
+/// quiz's "Show me".
+fn set_unit(sco: &Sco) {
+    let lessons = match sco {
+        Sco::Chapter { scenarios, .. } => scenarios.clone(),
+        Sco::Quiz { .. } => Vec::new(),
+    };
+    crate::ui::hooks::set_unit_lessons(lessons);
 }
 
 /// What the learner did, as the views report it.
@@ -292,7 +304,7 @@ pub(crate) fn ChapterHome() -> Html {
                             <a href={href}>
                                 <h3>{ name }</h3>
                                 <p>{ goal }</p>
-                                <span class={classes!("badge", (!seen).then_some("bad"))}>{ if *seen { m.lab("course.seen") } else { m.lab("course.unseen") } }</span>
+                                <span class={classes!("badge", (!seen).then_some("muted"))}>{ if *seen { m.lab("course.seen") } else { m.lab("course.unseen") } }</span>
                             </a>
                         </li>
                     }

@@ -199,8 +199,16 @@ fn questions_only(
             question.element("li", &[], &text);
         }
         question.close("ol").element("p", &[("class", "answer-line")], &m.lab("handout.your_answer"));
+        // A later prediction's timeline shows how the earlier ones turned out: it starts a
+        // page of its own, which says so.
+        let turn = (n > 0).then(|| {
+            let mut o = crate::markup::Markup::new();
+            o.element("p", &[("class", "turn muted")], &m.labf("handout.turn", &[("n", &n.to_string())]));
+            crate::ui::markup(o)
+        });
         html! {
-            <section class="moment" data-testid="handout-question">
+            <section class={classes!("moment", (n > 0).then_some("new-page"))} data-testid="handout-question">
+                { for turn }
                 { crate::ui::markup(heading) }
                 <Swimlanes trace={trace.clone()} cursor={event} time_ms={at} on_action={noop.clone()} future={Future::Hidden} title={title.to_owned()} />
                 { crate::ui::markup(question) }

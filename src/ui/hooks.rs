@@ -160,6 +160,22 @@ pub(crate) fn bring_into_view(el: &web_sys::Element, top: bool) {
     }
 }
 
+thread_local! {
+    /// The lessons of the course package's module this page is (a chapter's, in its order;
+    /// none for the quiz's), set at launch: the way on stays inside it.
+    static UNIT: std::cell::RefCell<Option<Vec<String>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Makes this page a course package's module with these lessons (see [`unit_lessons`]).
+pub(crate) fn set_unit_lessons(lessons: Vec<String>) {
+    UNIT.with(|u| *u.borrow_mut() = Some(lessons));
+}
+
+/// The lessons of the module this page is, when it is one.
+pub(crate) fn unit_lessons() -> Option<Vec<String>> {
+    UNIT.with(|u| u.borrow().clone())
+}
+
 /// The lessons this browser has finished, read from storage at each render (a small
 /// string; a record that cannot be read counts as none: see [`crate::path::Finished::read`]).
 pub(crate) fn finished() -> crate::path::Finished {

@@ -176,13 +176,7 @@ impl Update for Session {
 fn Quiz(props: &QuizProps) -> Html {
     let m = use_i18n();
     let (questions, unknown) = use_asked(&props.bank, &props.link);
-    // Each embed (by its `frame=`) and each choice of questions keeps its own progress.
-    // (A link's choice is keyed by the questions it asks, an unknown id left out.)
-    let chosen: Vec<String> = match props.link.questions.is_empty() {
-        true => Vec::new(),
-        false => questions.iter().map(|q| q.id.clone()).collect(),
-    };
-    let key = storage_key(props.link.options.frame.as_deref(), &chosen);
+    let key = progress_key(&props.link, &questions);
     let loaded = {
         let key = key.clone();
         use_memo(props.bank.clone(), move |bank| load_progress(bank, &key))
@@ -339,6 +333,17 @@ fn use_asked(bank: &Rc<Vec<Question>>, link: &Link) -> (Rc<Vec<Question>>, Vec<S
         });
     let unknown = asked.into_iter().filter(|id| !bank.iter().any(|q| &q.id == id)).collect();
     (questions, unknown)
+}
+
+/// Where this quiz keeps its progress: each embed (by its `frame=`) and each choice of
+/// questions under its own key, a link's choice keyed by the questions it asks (an unknown
+/// id left out).
+fn progress_key(link: &Link, questions: &[Question]) -> String {
+    let chosen: Vec<String> = match link.questions.is_empty() {
+        true => Vec::new(),
+        false => questions.iter().map(|q| q.id.clone()).collect(),
+    };
+    storage_key(link.options.frame.as_deref(), &chosen)
 }
 
 /// A link naming questions the bank does not hold says which (and the others are asked).

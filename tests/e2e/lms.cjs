@@ -506,6 +506,10 @@ async function scormChapter(browser, problems) {
     const again = await lmsPage(browser, version, `lms${version}/chapter-1.html`, resume, problems);
     const frame = again.frameLocator('#sco');
     await frame.locator('[data-testid=player]').waitFor({ timeout: 20000 });
+    // The way on stays inside the chapter: its last lesson leads nowhere further.
+    const ways = await frame.locator('[data-testid=way-on] a').evaluateAll((as) => as.map((a) => a.dataset.testid + ' ' + a.getAttribute('href')));
+    const outside = ways.filter((w) => !ids.some((id) => w.includes(`/s/${id}`)));
+    if (outside.length || ways.some((w) => w.startsWith('next-lesson'))) problems.push(`SCORM ${version} chapter 1: the last lesson's way on leads ${ways.join(', ')}`);
     await frame.locator('[data-testid=course-back]').click();
     await frame.locator('[data-testid=chapter]').waitFor({ timeout: 5000 })
       .catch(() => problems.push(`SCORM ${version} chapter 1: relaunched in a scenario, no way back to the chapter`));
@@ -609,6 +613,13 @@ async function print(browser, problems) {
     problems.push(`the worksheet: ${asked} predictions on ${sheetPages} pages; the key ${/Teacher's key/.test(last) ? 'last' : 'not last'}`);
   }
   for (const story of stories) if (before.replace(/\s+/g, ' ').includes(words(story))) problems.push(`the worksheet's questions show the story: "${words(story)}"`);
+  // A later prediction starts a page of its own: its timeline would answer the earlier one.
+  for (let n = 2; n <= asked; n++) {
+    for (let p = 1; p < sheetPages; p++) {
+      const onPage = execFileSync('pdftotext', ['-f', String(p), '-l', String(p), sheet, '-']).toString();
+      if (onPage.includes(`Prediction ${n},`) && onPage.includes(`Prediction ${n - 1},`)) problems.push(`the worksheet prints predictions ${n - 1} and ${n} on one page`);
+    }
+  }
   const sheetTiny = smallest(sheet);
   if (!(sheetTiny >= 8)) problems.push(`the worksheet prints text ${sheetTiny.toFixed(1)} pt high`);
   // The player prints as a lesson: the story, no playback controls.

@@ -104,7 +104,8 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     let finished = crate::ui::hooks::finished();
     let way_on = (!embed).then(|| {
         let at_end = player.cursor == player.trace.len();
-        crate::ui::markup(crate::path::way_on(&m, id.as_str(), &finished, at_end))
+        let unit = crate::ui::hooks::unit_lessons();
+        crate::ui::markup(crate::path::way_on(&m, id.as_str(), &finished, at_end, unit.as_deref()))
     });
     // The page's static parts as markup (text with a few links: no listeners), which costs
     // the first page less code than a node per element.
