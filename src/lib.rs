@@ -6,6 +6,7 @@
 //! See ARCHITECTURE.md for the codemap and the invariants.
 
 pub mod catalogue;
+pub mod challenge;
 pub mod cmi5;
 pub mod compare;
 pub mod console;

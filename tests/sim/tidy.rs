@@ -405,7 +405,7 @@ const LAYERS: &[&[&str]] = &[
         "quiz", "whatif", "timeline", "verdict", "compare", "explore", "search", "workload",
         "console",
     ],
-    &["i18n", "export", "progress", "player"],
+    &["i18n", "export", "progress", "player", "challenge"],
     &["route", "scorm"],
     // A cmi5 AU reads its launch address as links are read.
     &["sandbox", "path", "cmi5"],
