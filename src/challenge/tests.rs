@@ -142,3 +142,8 @@ fn every_challenge_file_loads_and_bad_ones_are_refused_by_name() {
         assert!(parse(junk).is_err());
     }
 }
+
+#[test]
+fn persist_the_counter() {
+    check_fix("persist-the-counter", &["aof-always"], &["rdb-snapshot"]);
+}
