@@ -130,6 +130,16 @@ impl Version {
     }
 }
 
+impl Sco {
+    /// The unit's start: the quiz, or the chapter's list of scenarios.
+    pub fn start(&self) -> &'static str {
+        match self {
+            Sco::Quiz { .. } => "#/quiz",
+            Sco::Chapter { .. } => "#/",
+        }
+    }
+}
+
 impl Config {
     /// Reads the launch page's `<meta name="fencing-sco" content="...">`:
     /// `scorm=1.2;quiz;mastery=80;questions=a,b` or
@@ -375,10 +385,7 @@ impl Session {
 
     /// The SCO's start: the quiz, or the chapter's list of scenarios.
     pub fn start_view(&self) -> &'static str {
-        match self.config.sco {
-            Sco::Quiz { .. } => "#/quiz",
-            Sco::Chapter { .. } => "#/",
-        }
+        self.config.sco.start()
     }
 
     /// The quiz's address as the learner last saw it, if they did.
@@ -544,8 +551,8 @@ pub fn back_from(sco: &Sco, last_quiz: Option<&str>, hash: &str) -> Option<Strin
         return None;
     }
     Some(match sco {
-        Sco::Quiz { .. } => last_quiz.unwrap_or("#/quiz").to_owned(),
-        Sco::Chapter { .. } => "#/".to_owned(),
+        Sco::Quiz { .. } => last_quiz.unwrap_or(sco.start()).to_owned(),
+        Sco::Chapter { .. } => sco.start().to_owned(),
     })
 }
 

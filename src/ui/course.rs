@@ -119,11 +119,7 @@ fn start_au(unit: &str) {
     };
     let here = crate::ui::nav::current_hash();
     if here.is_empty() || here == "#" {
-        let start = match config.sco {
-            Sco::Quiz { .. } => "#/quiz",
-            Sco::Chapter { .. } => "#/",
-        };
-        let mut link = crate::ui::nav::parse_link(start);
+        let mut link = crate::ui::nav::parse_link(config.sco.start());
         link.lang = config.lang;
         crate::ui::nav::replace_hash(&link.to_hash());
     }
