@@ -90,6 +90,48 @@ fn main() {
     let index = format!("pub static INDEX: &str = {index:?};\n");
     std::fs::write(out.join("index.rs"), index).expect("OUT_DIR is writable");
     fetched(out);
+    challenges(out);
+}
+
+/// The challenges (`static/challenges/*.json`, in the order of `order.txt`), compact, for
+/// the pages that grade them (`challenge_files.rs`), and each one's id, kind and the
+/// title and the lessons it practises for the pages that link to them
+/// (`challenge_index.rs`).
+fn challenges(out: &Path) {
+    let dir = Path::new("static/challenges");
+    println!("cargo::rerun-if-changed={}", dir.display());
+    let order =
+        std::fs::read_to_string(dir.join("order.txt")).expect("static/challenges/order.txt");
+    let ids: Vec<&str> =
+        order.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    let mut files = String::from("/// Each challenge's file, compact, in the chapter's order.\n");
+    files.push_str("pub(super) const FILES: &[(&str, &str)] = &[\n");
+    let mut index = String::from(
+        "/// Each challenge: its id, its kind, its title, the lessons it practises.\n",
+    );
+    index.push_str("pub(super) const INDEX: &[(&str, &str, &str, &[&str])] = &[\n");
+    for id in ids {
+        let path = dir.join(format!("{id}.json"));
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{} (listed in order.txt): {e}", path.display()));
+        files.push_str(&format!("    ({id:?}, {:?}),\n", compact(&text)));
+        // A file that does not parse gets no entry in the index: the native test names it.
+        let root: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let kind = root["kind"].as_str().unwrap_or("");
+        let title = root["title"].as_str().unwrap_or("");
+        let practises: Vec<String> = root["practises"]
+            .as_array()
+            .map(|a| a.iter().filter_map(Value::as_str).map(|p| format!("{p:?}")).collect())
+            .unwrap_or_default();
+        index.push_str(&format!(
+            "    ({id:?}, {kind:?}, {title:?}, &[{}]),\n",
+            practises.join(", ")
+        ));
+    }
+    files.push_str("];\n");
+    index.push_str("];\n");
+    std::fs::write(out.join("challenge_files.rs"), files).expect("OUT_DIR is writable");
+    std::fs::write(out.join("challenge_index.rs"), index).expect("OUT_DIR is writable");
 }
 
 /// JSON text without whitespace, the members in their written order (serde_json's
@@ -135,7 +177,8 @@ fn fetched(out: &Path) {
 }
 
 /// The message keys only the lab page's views use (see `i18n::EN_LAB`).
-const LAB_PREFIXES: [&str; 6] = ["sandbox.", "compare.", "export.", "quiz.", "course.", "handout."];
+const LAB_PREFIXES: [&str; 7] =
+    ["sandbox.", "compare.", "export.", "quiz.", "course.", "handout.", "challenge."];
 
 /// The message keys only the explorer page's views use (the risk explorer and the schedule
 /// search, see `i18n::EN_EXPLORE`): a table of their own, so the lab's bundle, which links

@@ -15,6 +15,57 @@ use crate::sim::event::Property;
 use crate::sim::scenario::{Fault, Setup, Word};
 use crate::whatif::WhatIf;
 
+pub use attempt::{Action, Attempt, Draft, Grade, Phase, scaled, solved_score};
+pub use edit::{Edit, Put};
+pub use solved::{Solved, parse_seconds};
+
+mod attempt;
+mod edit;
+mod solved;
+
+/// Each challenge, compiled in: its id, its kind (`break` or `fix`), its English title and
+/// the lessons it practises, in the chapter's order (`static/challenges/order.txt`).
+pub const INDEX: &[(&str, &str, &str, &[&str])] = index::INDEX;
+
+mod index {
+    include!(concat!(env!("OUT_DIR"), "/challenge_index.rs"));
+}
+
+mod files {
+    include!(concat!(env!("OUT_DIR"), "/challenge_files.rs"));
+}
+
+/// Challenge `id`'s file, as compiled in (only the pages that grade challenges call this,
+/// so only their bundles carry the files).
+pub fn file(id: &str) -> Option<&'static str> {
+    files::FILES.iter().find(|(i, _)| *i == id).map(|(_, text)| *text)
+}
+
+/// The challenges that practise lesson `id`.
+pub fn practising(id: &str) -> Vec<&'static str> {
+    INDEX.iter().filter(|(_, _, _, lessons)| lessons.contains(&id)).map(|(c, ..)| *c).collect()
+}
+
+/// Every text of `c` a learner reads, with the key a language pack translates it under:
+/// `c.<id>.title`, `.story`, `.o.<option>.label`, `.o.<option>.cost`, `.hint.<property>`.
+pub fn content_keys(c: &Challenge) -> Vec<(String, String)> {
+    let id = &c.id;
+    let mut keys = vec![
+        (format!("c.{id}.title"), c.title.clone()),
+        (format!("c.{id}.story"), c.story.clone()),
+    ];
+    if let Kind::Fix { options, hints, .. } = &c.kind {
+        for o in options {
+            keys.push((format!("c.{id}.o.{}.label", o.id), o.label.clone()));
+            keys.push((format!("c.{id}.o.{}.cost", o.id), o.cost_text.clone()));
+        }
+        for (property, hint) in hints {
+            keys.push((format!("c.{id}.hint.{}", property.name()), hint.clone()));
+        }
+    }
+    keys
+}
+
 /// One challenge, as its file says it (checked by [`parse`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Challenge {
@@ -26,6 +77,9 @@ pub struct Challenge {
     /// practises (its own first).
     pub design: String,
     pub practises: Vec<String>,
+    /// What the design starts with, changed from the lesson's setup (what-if knobs as a
+    /// link spells them, or [`Edit`]s).
+    pub start: Vec<(String, String)>,
     pub kind: Kind,
     /// The design's lesson, as the catalogue has it.
     lesson: crate::catalogue::lesson::Scenario,
@@ -37,8 +91,6 @@ pub enum Kind {
     Break { property: Property, palette: Vec<Addition>, budget: usize, par: usize },
     /// Choose changes so that the search finds none of `properties` broken within `bounds`.
     Fix {
-        /// What the design starts with (link parameters, as the what-if panel writes them).
-        start: Vec<(String, String)>,
         options: Vec<Choice>,
         bounds: Space,
         properties: Vec<Property>,
@@ -53,7 +105,7 @@ pub enum Kind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
     pub id: String,
-    /// What it sets, as link parameters (`guard` = `lt`).
+    /// What it sets: what-if knobs as link parameters (`guard` = `lt`), or [`Edit`]s.
     pub set: Vec<(String, String)>,
     pub cost: u32,
     /// What it costs, in one line (a latency, a dependency, an operational burden).
@@ -82,13 +134,37 @@ pub enum BreakResult {
 }
 
 /// Reads a challenge file; anything wrong is named (the field and why), never a panic.
+/// Its design comes from the lessons compiled in (the CLI and the tests); a page that
+/// fetches lessons reads [`design_of`] first and calls [`parse_for`].
 pub fn parse(text: &str) -> Result<Challenge, String> {
+    let design = design_of(text)?;
+    let lesson = crate::catalogue::find(&design)
+        .ok_or_else(|| format!("design: {design} is not a built-in lesson"))?;
+    parse_for(text, lesson)
+}
+
+/// The built-in lesson a challenge file names as its design.
+pub fn design_of(text: &str) -> Result<String, String> {
     let file: File =
         serde_json::from_str(text).map_err(|e| format!("not a challenge file: {e}"))?;
-    let lesson = crate::catalogue::find(&file.design)
-        .ok_or_else(|| format!("design: {} is not a built-in lesson", file.design))?;
+    match crate::catalogue::is_builtin(&file.design) {
+        true => Ok(file.design),
+        false => Err(format!("design: {} is not a built-in lesson", file.design)),
+    }
+}
+
+/// Reads a challenge file whose design is `lesson` (the lesson [`design_of`] names).
+pub fn parse_for(
+    text: &str,
+    lesson: crate::catalogue::lesson::Scenario,
+) -> Result<Challenge, String> {
+    let file: File =
+        serde_json::from_str(text).map_err(|e| format!("not a challenge file: {e}"))?;
+    if lesson.id != file.design {
+        return Err(format!("design: {} is not the lesson given ({})", file.design, lesson.id));
+    }
     for id in &file.practises {
-        if crate::catalogue::find(id).is_none() {
+        if !crate::catalogue::is_builtin(id) {
             return Err(format!("practises: {id} is not a built-in lesson"));
         }
     }
@@ -99,6 +175,10 @@ pub fn parse(text: &str) -> Result<Challenge, String> {
                 return Err(format!("budget: {budget} is not 1 to 3"));
             }
             let par = file.par.map_or(budget, |p| p as usize);
+            // The page places pauses by hand (a worker, a moment, a length).
+            if let Some(other) = file.add.iter().find(|a| *a != "pause") {
+                return Err(format!("add: {other} cannot be placed by hand (only pause)"));
+            }
             Kind::Break {
                 property: property(
                     file.property.as_deref().ok_or("break: property is missing")?,
@@ -112,12 +192,15 @@ pub fn parse(text: &str) -> Result<Challenge, String> {
         "fix" => parse_fix(&file)?,
         other => return Err(format!("kind: {other} is not break or fix")),
     };
+    let start = pairs(&file.start);
+    check_settings(&start, "start")?;
     let challenge = Challenge {
         id: file.id,
         title: file.title,
         story: file.story,
         design: file.design,
         practises: file.practises,
+        start,
         kind,
         lesson,
     };
@@ -134,8 +217,6 @@ pub fn parse(text: &str) -> Result<Challenge, String> {
 
 /// A "fix it" challenge's part of the file.
 fn parse_fix(file: &File) -> Result<Kind, String> {
-    let start = pairs(&file.start);
-    check_settings(&start, "start")?;
     let mut options = Vec::new();
     for o in &file.options {
         let set = pairs(&o.set);
@@ -178,7 +259,7 @@ fn parse_fix(file: &File) -> Result<Kind, String> {
         max_added: file.max_added.unwrap_or(1).min(3),
         level_limit: search::LEVEL_LIMIT,
     };
-    Ok(Kind::Fix { start, options, bounds, properties, par: file.par.unwrap_or(0), hints })
+    Ok(Kind::Fix { options, bounds, properties, par: file.par.unwrap_or(0), hints })
 }
 
 /// The property `name` names, or why not (in `field`).
@@ -198,6 +279,70 @@ fn palette(names: &[String]) -> Result<Vec<Addition>, String> {
 }
 
 impl Challenge {
+    /// The par: the least cost of a safe design, or the fewest faults that break it.
+    pub fn par(&self) -> u32 {
+        match &self.kind {
+            Kind::Break { par, .. } => u32::try_from(*par).unwrap_or(u32::MAX),
+            Kind::Fix { par, .. } => *par,
+        }
+    }
+
+    /// The faults a break-it attempt may place (none for a fix-it).
+    pub fn budget(&self) -> usize {
+        match &self.kind {
+            Kind::Break { budget, .. } => *budget,
+            Kind::Fix { .. } => 0,
+        }
+    }
+
+    /// Where option `id` stands in the file (the order the page lists them).
+    pub fn option_index(&self, id: &str) -> usize {
+        match &self.kind {
+            Kind::Fix { options, .. } => {
+                options.iter().position(|o| o.id == id).unwrap_or(usize::MAX)
+            }
+            Kind::Break { .. } => usize::MAX,
+        }
+    }
+
+    /// The design's workers, by name, in order.
+    pub fn workers(&self) -> Vec<&str> {
+        self.lesson.setup.workers.iter().map(|w| w.name.as_str()).collect()
+    }
+
+    pub fn worker_name(&self, worker: crate::sim::id::WorkerId) -> &str {
+        self.lesson.setup.workers.get(worker.index()).map_or("?", |w| w.name.as_str())
+    }
+
+    /// The design's lesson (its id, title and chapter name the lesson practised).
+    pub fn lesson(&self) -> &crate::catalogue::lesson::Scenario {
+        &self.lesson
+    }
+
+    /// A run to show in the player: the design as `setup` has it, under the challenge's
+    /// id and title, with no story of its own (the lesson's was about its own schedule).
+    pub fn scenario_of(&self, setup: Setup) -> crate::catalogue::lesson::Scenario {
+        crate::catalogue::lesson::Scenario {
+            title: self.title.clone(),
+            summary: String::new(),
+            goal: String::new(),
+            setup,
+            narration: Vec::new(),
+            expect: None,
+            prompts: Vec::new(),
+            claims: Vec::new(),
+            rules: Vec::new(),
+            in_code: String::new(),
+            ..self.lesson.clone()
+        }
+    }
+
+    /// The design with the learner's placed faults (a break-it attempt's run).
+    pub fn setup_placed(&self, placed: &[Fault]) -> Setup {
+        let changes: Vec<Change> = placed.iter().cloned().map(Change::Added).collect();
+        search::apply(&self.start_setup(), &changes)
+    }
+
     /// The design a learner starts from: the lesson's setup with the challenge's start.
     pub fn start_setup(&self) -> Setup {
         self.setup_with(&[])
@@ -205,15 +350,42 @@ impl Challenge {
 
     /// The design with the options `chosen` (by id) made.
     pub fn setup_with(&self, chosen: &[&str]) -> Setup {
+        let options = match &self.kind {
+            Kind::Fix { options, .. } => options.as_slice(),
+            Kind::Break { .. } => &[],
+        };
+        let chosen = options.iter().filter(|o| chosen.contains(&o.id.as_str()));
+        let settings: Vec<&(String, String)> =
+            self.start.iter().chain(chosen.flat_map(|o| o.set.iter())).collect();
         let mut whatif = WhatIf::default();
-        if let Kind::Fix { start, options, .. } = &self.kind {
-            let chosen = options.iter().filter(|o| chosen.contains(&o.id.as_str()));
-            for (name, value) in start.iter().chain(chosen.flat_map(|o| o.set.iter())) {
-                // Checked by `parse`: every setting is one a link may carry.
-                let _ = whatif.set_from_query(name, value);
+        let mut edits = Vec::new();
+        for (name, value) in settings {
+            // Checked by `parse`: every setting is an edit or a knob a link may carry.
+            match Edit::parse(name, value) {
+                Some(edit) => edits.extend(edit.ok()),
+                None => drop(whatif.set_from_query(name, value)),
             }
         }
-        whatif.apply(&self.lesson).setup
+        // The knobs first: a guard turned on makes writes fenced, which an edit may undo.
+        let mut setup = whatif.apply(&self.lesson).setup;
+        for edit in edits {
+            edit.apply(&mut setup);
+        }
+        setup
+    }
+
+    /// The options that set a knob `id` sets too: alternatives, so choosing `id` drops
+    /// them (two values for one knob would depend on their order).
+    pub fn rivals(&self, id: &str) -> Vec<&str> {
+        let Kind::Fix { options, .. } = &self.kind else { return Vec::new() };
+        let Some(chosen) = options.iter().find(|o| o.id == id) else { return Vec::new() };
+        options
+            .iter()
+            .filter(|o| {
+                o.id != id && o.set.iter().any(|(n, _)| chosen.set.iter().any(|(m, _)| m == n))
+            })
+            .map(|o| o.id.as_str())
+            .collect()
     }
 
     /// Grades a "fix it" attempt: the options chosen, searched within the bounds.
@@ -281,13 +453,17 @@ fn in_palette(fault: &Fault, palette: &[Addition]) -> bool {
     palette.contains(&kind)
 }
 
-/// Each setting names a what-if knob, with a value it takes.
+/// Each setting names an edit or a what-if knob, with a value it takes.
 fn check_settings(settings: &[(String, String)], field: &str) -> Result<(), String> {
     let mut whatif = WhatIf::default();
     for (name, value) in settings {
-        whatif
-            .set_from_query(name, value)
-            .map_err(|why| format!("{field}: {name}={value}: {why}"))?;
+        let checked = match Edit::parse(name, value) {
+            Some(edit) => edit.map(drop),
+            None => whatif.set_from_query(name, value),
+        };
+        checked.map_err(|why| {
+            format!("{field}: {name}={value}: {why} (edits: {})", edit::NAMES.join(", "))
+        })?;
     }
     Ok(())
 }

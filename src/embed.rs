@@ -14,7 +14,8 @@
 //! event: {kind, actor, at_ms} | null, milestone}, `quiz-answered` {question, correct,
 //! choice, attempt, first_try, answered, correct_count (first tries right),
 //! practice_count (right only after a retry), total, latency_ms}, `quiz-completed` {score,
-//! total, passed}, `completed` {scenario, reached by the learner}, `progress` {data}.
+//! total, passed}, `challenge-attempted` {challenge, kind, attempt, response, solved, par,
+//! spent?, latency_ms}, `completed` {scenario, reached by the learner}, `progress` {data}.
 //! Inbound: `seek` {t_ms}, `play`, `pause`, `load-scenario` {id}, `restore-progress` {data},
 //! `set-learner` {actor?, registration?} (who learning events name, and their attempt).
 //! Prompt ids are `<scenario>#prompt-<n>`, counted from 0.
@@ -41,6 +42,8 @@ pub enum Outbound {
         milestone: bool,
     },
     QuizAnswered(Answered),
+    /// A challenge's attempt was graded.
+    ChallengeAttempted(Tried),
     /// Every question of the quiz has an answer: `score` counts first answers that were
     /// right; `passed` compares it with the mastery score.
     QuizCompleted {
@@ -89,6 +92,25 @@ pub struct Answered {
     pub practice_count: usize,
     pub total: usize,
     /// From the question shown (or tried again) to this answer, in ms.
+    pub latency_ms: u64,
+}
+
+/// One graded attempt at a challenge. No personal data.
+#[derive(Clone, Debug, Default, Eq, PartialEq, Serialize)]
+pub struct Tried {
+    pub challenge: String,
+    /// `break` or `fix`.
+    pub kind: &'static str,
+    /// 1 for the first attempt, 2 for the second, ...
+    pub attempt: u32,
+    /// The learner's design, in SCORM's `performance` form (`one-script[.]true[,]...`).
+    pub response: String,
+    pub solved: bool,
+    /// The par, and what a solved attempt spent (its cost, or the faults it placed).
+    pub par: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spent: Option<u32>,
+    /// From the last change to the design to this attempt, in ms.
     pub latency_ms: u64,
 }
 
@@ -145,6 +167,7 @@ impl Outbound {
                 milestone: *milestone,
             },
             Outbound::QuizAnswered(answered) => Body::QuizAnswered(answered),
+            Outbound::ChallengeAttempted(tried) => Body::ChallengeAttempted(tried),
             Outbound::QuizCompleted { score, total, passed } => {
                 Body::QuizCompleted { score: *score, total: *total, passed: *passed }
             }
@@ -188,6 +211,7 @@ enum Body<'a> {
         milestone: bool,
     },
     QuizAnswered(&'a Answered),
+    ChallengeAttempted(&'a Tried),
     QuizCompleted {
         score: usize,
         total: usize,

@@ -223,6 +223,13 @@ pub fn content_keys() -> Vec<(String, String)> {
     for chapter in chapters {
         keys.push((format!("chapter.{chapter}"), chapter));
     }
+    for (id, ..) in crate::challenge::INDEX {
+        let Some(c) = crate::challenge::file(id).and_then(|f| crate::challenge::parse(f).ok())
+        else {
+            continue;
+        };
+        keys.extend(crate::challenge::content_keys(&c));
+    }
     for q in crate::quiz::bank() {
         let id = &q.id;
         keys.push((format!("q.{id}.prompt"), q.prompt.clone()));

@@ -129,6 +129,21 @@ pub fn way_on(
         let text = m.tf(key, &[("title", &shown_title(m, entry, finished))]);
         o.element("a", &[("href", &href(entry)), ("data-testid", testid)], &text);
     }
+    // The challenges that practise this lesson; not inside a course module, whose way on
+    // stays within it.
+    let challenges: Vec<_> = crate::challenge::INDEX
+        .iter()
+        .filter(|(_, _, _, practises)| unit.is_none() && practises.contains(&id))
+        .collect();
+    if !challenges.is_empty() {
+        o.open("p", &[("class", "challenge-link")]).text(&m.t("player.challenge_link"));
+        for (challenge, _, title, _) in challenges {
+            let href = format!("#/challenge/{challenge}");
+            let title = m.content(&format!("c.{challenge}.title"), title);
+            o.text(" ").element("a", &[("href", &href), ("data-testid", "challenge-link")], &title);
+        }
+        o.close("p");
+    }
     o.close("nav");
     o
 }
@@ -161,6 +176,13 @@ pub fn home(m: &Messages, finished: &Finished, questions: usize) -> Markup {
     o.close("section").open("p", &[]);
     let quiz = m.tf("home.quiz", &[("n", &questions.to_string())]);
     o.element("a", &[("href", "#/quiz")], &quiz).close("p");
+    let challenges = m.tf("home.challenges", &[("n", &crate::challenge::INDEX.len().to_string())]);
+    o.open("p", &[]).element(
+        "a",
+        &[("href", "#/challenge"), ("data-testid", "home-challenges")],
+        &challenges,
+    );
+    o.close("p");
     let mut chapter = "";
     for entry in catalogue::index() {
         if entry.chapter != chapter {

@@ -115,6 +115,9 @@ pub enum View {
     Handout { id: ScenarioId },
     /// `#/quiz`
     Quiz,
+    /// `#/challenge` (the chapter's list) or `#/challenge/<id>`: a challenge graded by the
+    /// model.
+    Challenge { id: Option<ScenarioId> },
     /// `#/sandbox`: the lesson builder, opening the author's drafts, or a copy of a
     /// built-in (`edit=<id>`), or a scenario carried in the link (`sj=`/`sz=`, made a copy
     /// with a new id by `copy=1`).
@@ -161,6 +164,7 @@ impl View {
     pub fn page(&self) -> Page {
         match self {
             View::Quiz
+            | View::Challenge { .. }
             | View::Compare { .. }
             | View::Export { .. }
             | View::Handout { .. }
@@ -435,6 +439,10 @@ impl Link {
             (["export", id], None) if let Some(id) = ScenarioId::parse(id) => View::Export { id },
             (["handout", id], None) if let Some(id) = ScenarioId::parse(id) => View::Handout { id },
             (["quiz"], None) => View::Quiz,
+            (["challenge"], None) => View::Challenge { id: None },
+            (["challenge", id], None) if let Some(id) = ScenarioId::parse(id) => {
+                View::Challenge { id: Some(id) }
+            }
             (["sandbox"], payload) => {
                 let open = edit.map(Target::Builtin).or(payload.map(Target::Carried));
                 View::Sandbox { open, copy }
@@ -472,6 +480,8 @@ impl Link {
             View::Export { id } => (format!("/export/{id}"), Vec::new()),
             View::Handout { id } => (format!("/handout/{id}"), Vec::new()),
             View::Quiz => ("/quiz".to_owned(), Vec::new()),
+            View::Challenge { id: None } => ("/challenge".to_owned(), Vec::new()),
+            View::Challenge { id: Some(id) } => (format!("/challenge/{id}"), Vec::new()),
             View::Sandbox { open, copy } => {
                 let mut query = match open {
                     None => Vec::new(),

@@ -324,10 +324,42 @@ impl Session {
     /// as a choice interaction with the options' ids, the right one, the time and the
     /// latency (and, in 2004, the question's text), so the LMS's report has every answer.
     pub fn on_answer(&mut self, answer: &Journal) -> Vec<Call> {
+        self.interaction(Entry {
+            id: answer.question,
+            kind: "choice",
+            description: answer.description,
+            pattern: Some(crate::xapi::option_id(answer.answer)),
+            response: crate::xapi::option_id(answer.choice),
+            correct: answer.choice == answer.answer,
+            at: answer.at,
+            latency_ms: answer.latency_ms,
+        })
+    }
+
+    /// The learner's attempt at a challenge was graded: journaled as a `performance`
+    /// interaction whose response is the design (`option[.]true[,]...`), correct when it
+    /// solved the challenge.
+    pub fn on_attempt(&mut self, attempt: &Performance) -> Vec<Call> {
+        self.interaction(Entry {
+            id: &format!("challenge-{}", attempt.challenge),
+            kind: "performance",
+            description: attempt.description,
+            pattern: None,
+            response: clip(attempt.response, RESPONSE_MAX),
+            correct: attempt.solved,
+            at: attempt.at,
+            latency_ms: attempt.latency_ms,
+        })
+    }
+
+    /// Journals one interaction: its id and type, the time (1.2: the time of day only),
+    /// the description (2004), the right response when there is one, the learner's, the
+    /// result and the latency.
+    fn interaction(&mut self, entry: Entry<'_>) -> Vec<Call> {
         let n = self.interactions;
         self.interactions += 1;
         let version = self.config.version;
-        let (response, result) = match (version, answer.choice == answer.answer) {
+        let (response, result) = match (version, entry.correct) {
             (Version::V12, true) => ("student_response", "correct"),
             (Version::V12, false) => ("student_response", "wrong"),
             (Version::V2004, true) => ("learner_response", "correct"),
@@ -335,9 +367,8 @@ impl Session {
         };
         let field = |field: &'static str, value: String| Call::Interaction { n, field, value };
         let mut calls =
-            vec![field("id", answer.question.to_owned()), field("type", "choice".to_owned())];
-        // The time answered, in each version's format (1.2: the time of day only).
-        match (version, clock(answer.at)) {
+            vec![field("id", entry.id.to_owned()), field("type", entry.kind.to_owned())];
+        match (version, clock(entry.at)) {
             (Version::V12, Some((_, time))) => calls.push(field("time", time.to_owned())),
             (Version::V2004, Some((date, time))) => {
                 calls.push(field("timestamp", format!("{date}T{time}Z")));
@@ -345,17 +376,19 @@ impl Session {
             (_, None) => {}
         }
         if version == Version::V2004 {
-            calls.push(field("description", clip(answer.description, DESCRIPTION_MAX)));
+            calls.push(field("description", clip(entry.description, DESCRIPTION_MAX)));
+        }
+        if let Some(pattern) = entry.pattern {
+            calls.push(field("correct_responses.0.pattern", pattern));
         }
         calls.extend([
-            field("correct_responses.0.pattern", crate::xapi::option_id(answer.answer)),
-            field(response, crate::xapi::option_id(answer.choice)),
+            field(response, entry.response),
             field("result", result.to_owned()),
             field(
                 "latency",
                 match version {
-                    Version::V12 => cmi_timespan(answer.latency_ms),
-                    Version::V2004 => timeinterval(answer.latency_ms),
+                    Version::V12 => cmi_timespan(entry.latency_ms),
+                    Version::V2004 => timeinterval(entry.latency_ms),
                 },
             ),
             Call::Commit,
@@ -510,6 +543,37 @@ pub struct Journal<'a> {
     /// From the question shown to this answer.
     pub latency_ms: u64,
 }
+
+/// One graded attempt at a challenge as an LMS journals it.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Performance<'a> {
+    pub challenge: &'a str,
+    /// The challenge's title as the learner read it (2004's `description`).
+    pub description: &'a str,
+    /// The learner's design (`option[.]true[,]...`, or `pause[.]A@1000+30000`).
+    pub response: &'a str,
+    pub solved: bool,
+    /// When it was graded, in ISO 8601 from the browser's clock.
+    pub at: &'a str,
+    /// From the last change to the design to this attempt.
+    pub latency_ms: u64,
+}
+
+/// What [`Session::interaction`] journals.
+struct Entry<'a> {
+    id: &'a str,
+    kind: &'static str,
+    description: &'a str,
+    pattern: Option<String>,
+    response: String,
+    correct: bool,
+    at: &'a str,
+    latency_ms: u64,
+}
+
+/// 1.2's `student_response` holds at most 255 characters (2004's far more; one bound
+/// for both keeps the two packages' reports alike).
+const RESPONSE_MAX: usize = 255;
 
 /// 2004's `description` is a localized string of at most 250 characters.
 const DESCRIPTION_MAX: usize = 250;

@@ -36,6 +36,8 @@ pub struct Activity {
     /// For a question: its options' texts, and the right one (counted from 0).
     pub choices: Vec<String>,
     pub correct: Option<usize>,
+    /// A challenge: a `performance` interaction, whose response is the learner's design.
+    pub performance: bool,
 }
 
 /// The statement's `result`; every part is optional.
@@ -47,6 +49,8 @@ pub struct Outcome {
     pub completion: Option<bool>,
     /// The chosen option (for a question).
     pub response: Option<usize>,
+    /// The response as text (a challenge's design, in SCORM's `performance` form).
+    pub response_text: Option<String>,
     pub duration_ms: Option<u64>,
     /// For an answer: 1 for the first, 2 for the second, ... A later attempt is practice:
     /// its statement carries no `success` (an LRS would count it as a right answer), only
@@ -100,7 +104,7 @@ pub fn statement(
         score: outcome.score.map(|(raw, max)| Score { min: 0, max, raw, scaled: Slot }),
         success: outcome.success.filter(|_| !practice),
         completion: outcome.completion,
-        response: outcome.response.map(option_id),
+        response: outcome.response.map(option_id).or_else(|| outcome.response_text.clone()),
         duration: outcome.duration_ms.map(iso_duration),
         extensions: outcome.attempt.map(|attempt| Extensions {
             attempt,
@@ -133,8 +137,13 @@ pub fn statement(
             id: &object.id,
             definition: Definition {
                 name: Text(lang, &object.name),
-                kind: object.correct.map(|_| "http://adlnet.gov/expapi/activities/cmi.interaction"),
-                interaction_type: object.correct.map(|_| "choice"),
+                kind: (object.correct.is_some() || object.performance)
+                    .then_some("http://adlnet.gov/expapi/activities/cmi.interaction"),
+                interaction_type: match (object.correct, object.performance) {
+                    (Some(_), _) => Some("choice"),
+                    (None, true) => Some("performance"),
+                    (None, false) => None,
+                },
                 choices,
                 correct_responses_pattern,
             },
@@ -517,6 +526,7 @@ mod tests {
             name: prompt.into(),
             choices: vec!["A's".into(), "B's".into()],
             correct: Some(1),
+            ..Activity::default()
         };
         let parent = Activity {
             id: "https://example.org/playground/#/s/gc-pause-fenced".into(),

@@ -42,12 +42,16 @@ fn draw_the_token_with_the_lock() {
     check_fix("draw-the-token-with-the-lock", &["one-script"], &["watchdog"]);
     // Drawing the token first is safe here too, at the same cost (it burns tokens).
     let c = load("draw-the-token-with-the-lock");
+    // Both set how the lock is taken: choosing one drops the other.
+    assert_eq!(c.rivals("one-script"), ["incr-first"]);
+    assert!(c.rivals("watchdog").is_empty());
     assert!(matches!(c.grade_fix(&["incr-first"]), Some(FixResult::Safe { cost: 1, .. })));
 }
 
-#[test]
-fn break_the_first_write() {
-    let c = load("break-the-first-write");
+/// A "break it" challenge as a learner meets it: the design as given keeps its property,
+/// and the search finds faults within the budget that the grader accepts as a break.
+fn check_break(id: &str) -> (Challenge, Vec<crate::sim::scenario::Fault>) {
+    let c = load(id);
     let Kind::Break { property, palette, budget, .. } = &c.kind else { panic!("a break-it") };
     // The design as given keeps the property: nothing placed, nothing broken.
     assert_eq!(c.grade_break(&[]), Some(BreakResult::Held));
@@ -70,6 +74,12 @@ fn break_the_first_write() {
         .collect();
     assert_eq!(placed.len(), 1);
     assert_eq!(c.grade_break(&placed), Some(BreakResult::Broken { used: 1, par: 1 }));
+    (c, placed)
+}
+
+#[test]
+fn break_the_first_write() {
+    let (c, placed) = check_break("break-the-first-write");
     // Over the budget, or outside the palette: refused with a reason.
     let twice = [placed[0].clone(), placed[0].clone()];
     assert!(
@@ -86,6 +96,9 @@ fn every_challenge_file_loads_and_bad_ones_are_refused_by_name() {
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("static/challenges") {
         let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
         let text = std::fs::read_to_string(&path).expect("text");
         let c = parse(&text).unwrap_or_else(|why| panic!("{}: {why}", path.display()));
         assert_eq!(
@@ -95,7 +108,16 @@ fn every_challenge_file_loads_and_bad_ones_are_refused_by_name() {
         );
         n += 1;
     }
-    assert!(n >= 3, "{n} challenges");
+    assert!(n >= 12, "{n} challenges");
+    // Each file is in the chapter's order and compiled in as written.
+    assert_eq!(super::INDEX.len(), n, "order.txt lists every challenge once");
+    for (id, kind, title, practises) in super::INDEX {
+        let c = parse(super::file(id).expect("compiled in")).expect("loads");
+        assert_eq!(c.title, *title);
+        assert_eq!(*kind, if matches!(c.kind, Kind::Fix { .. }) { "fix" } else { "break" });
+        assert_eq!(c.practises, *practises);
+        assert!(super::practising(practises[0]).contains(id));
+    }
     let good: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(format!("{dir}/fence-the-pause.json")).expect("a file"),
     )
@@ -146,4 +168,105 @@ fn every_challenge_file_loads_and_bad_ones_are_refused_by_name() {
 #[test]
 fn persist_the_counter() {
     check_fix("persist-the-counter", &["aof-always"], &["rdb-snapshot"]);
+}
+
+#[test]
+fn outlast_the_watchdog() {
+    let (c, _) = check_break("outlast-the-watchdog");
+    // The design as the lesson has it (its own pause and fence) is not the design given.
+    assert!(c.start_setup().faults.is_empty(), "the learner places the pause");
+}
+
+#[test]
+fn release_only_your_own() {
+    check_fix("release-only-your-own", &["release-script"], &["watchdog"]);
+}
+
+#[test]
+fn check_in_the_database() {
+    check_fix("check-in-the-database", &["fenced-update"], &["check-lease"]);
+}
+
+#[test]
+fn charge_once() {
+    check_fix("charge-once", &["key-per-order"], &["watchdog"]);
+}
+
+#[test]
+fn failover_without_a_duplicate() {
+    check_fix("failover-without-a-duplicate", &["give-up"], &["guard-le"]);
+}
+
+#[test]
+fn counter_not_uuid() {
+    check_fix("counter-not-uuid", &["incr"], &["guard-le"]);
+}
+
+#[test]
+fn claim_the_row_first() {
+    check_fix("claim-the-row-first", &["claim"], &["watchdog"]);
+}
+
+#[test]
+fn fence_the_upload() {
+    check_fix("fence-the-upload", &["meta-fence"], &["watchdog"]);
+}
+
+#[test]
+fn fence_the_clock_jump() {
+    check_fix("fence-the-clock-jump", &["guard-lt"], &["watchdog"]);
+}
+
+/// The page's state: choosing an option drops its rivals, a grade for an attempt that is
+/// no longer awaited is ignored, the best score is kept, and the design is reported in
+/// SCORM's performance form.
+#[test]
+fn an_attempt_keeps_its_design_its_grades_and_its_best_score() {
+    use super::attempt::{Action, Attempt, Grade, Phase};
+    let c = load("draw-the-token-with-the-lock");
+    let a = Attempt::new(0.0);
+    let a = a.update(&c, Action::Toggle("incr-first".into()));
+    let a = a.update(&c, Action::Toggle("one-script".into()));
+    assert_eq!(a.chosen, ["one-script"], "choosing one way to take the lock drops the other");
+    let a = a.update(&c, Action::Toggle("watchdog".into()));
+    assert_eq!(a.response(&c), "one-script[.]true[,]incr-first[.]false[,]watchdog[.]true");
+
+    let a = a.update(&c, Action::Check { now_ms: 5.0 });
+    assert_eq!(a.grading(), Some(1));
+    // While grading, the design is frozen and a second check is not counted.
+    let frozen = a.update(&c, Action::Toggle("watchdog".into()));
+    assert_eq!(frozen.chosen, a.chosen);
+    assert_eq!(a.update(&c, Action::Check { now_ms: 6.0 }).attempts, 1);
+    // A grade for another attempt is dropped; this attempt's grade lands.
+    let grade = |chosen: &[&str]| Grade::Fix(c.grade_fix(chosen).expect("graded"));
+    let stale = a.update(&c, Action::Graded { n: 7, grade: grade(&["one-script"]) });
+    assert_eq!(stale.phase, Phase::Grading { n: 1 });
+    let a = a.update(&c, Action::Graded { n: 1, grade: grade(&["one-script", "watchdog"]) });
+    assert!(matches!(a.phase, Phase::Graded(_)));
+    let first_best = a.best.expect("one-script with a watchdog is safe");
+    assert!(first_best.1 > first_best.0, "the watchdog costs more than par: {first_best:?}");
+    // A cheaper safe design becomes the best; a dearer one later does not replace it.
+    let a = a.update(&c, Action::Toggle("watchdog".into()));
+    let a = a.update(&c, Action::Check { now_ms: 9.0 });
+    let a = a.update(&c, Action::Graded { n: 2, grade: grade(&["one-script"]) });
+    assert_eq!(a.best, Some((1, 1)));
+    let a = a.update(&c, Action::Check { now_ms: 10.0 });
+    let a = a.update(&c, Action::Graded { n: 3, grade: grade(&["one-script", "watchdog"]) });
+    assert_eq!((a.attempts, a.best), (3, Some((1, 1))));
+}
+
+/// Break it: pauses are placed only within the budget, and each is reported by worker.
+#[test]
+fn a_break_attempt_places_pauses_within_its_budget() {
+    use super::attempt::{Action, Attempt, Draft};
+    let c = load("break-the-first-write");
+    let a = Attempt::new(0.0)
+        .update(&c, Action::Draft(Draft { worker: 0, at_ms: 1500, pause_ms: 0 }))
+        .update(&c, Action::Place);
+    assert_eq!(a.placed.len(), 1);
+    assert_eq!(a.response(&c), format!("pause[.]{}@1500+1", c.workers()[0]));
+    let full = (0..c.budget() + 2).fold(a, |a, _| a.update(&c, Action::Place));
+    assert_eq!(full.placed.len(), c.budget(), "no more pauses than the budget");
+    assert!(full.update(&c, Action::Remove(0)).placed.len() < c.budget());
+    assert_eq!(full.update(&c, Action::Remove(99)).placed, full.placed);
 }

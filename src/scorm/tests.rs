@@ -1,4 +1,7 @@
-use super::{Call, Config, Journal, Sco, Session, Suspended, Version, cmi_timespan, scaled_to_pct};
+use super::{
+    Call, Config, Journal, Performance, Sco, Session, Suspended, Version, cmi_timespan,
+    scaled_to_pct,
+};
 use crate::progress::Progress;
 
 fn quiz(version: &str, extra: &str) -> Config {
@@ -368,4 +371,37 @@ fn every_view_but_the_start_leads_back_to_it() {
     for elsewhere in ["#/s/gc-pause-unfenced", "#/quiz", "#/compare/gc-pause-unfenced"] {
         assert_eq!(chapter.back_from(elsewhere).as_deref(), Some("#/"), "{elsewhere}");
     }
+}
+
+#[test]
+fn a_challenge_attempt_is_a_performance_interaction_with_the_design_as_response() {
+    let field = |n, field, value: &str| Call::Interaction { n, field, value: value.into() };
+    let attempt = |solved, response| Performance {
+        challenge: "fence-the-pause",
+        description: "Fence the paused writer",
+        response,
+        solved,
+        at: "2026-12-07T05:01:02.345Z",
+        latency_ms: 61_000,
+    };
+    let (mut v2004, _) = Session::start(quiz("2004", ""), fresh());
+    assert_eq!(
+        v2004.on_attempt(&attempt(false, "guard-lt[.]false[,]watchdog[.]true")),
+        [
+            field(0, "id", "challenge-fence-the-pause"),
+            field(0, "type", "performance"),
+            field(0, "timestamp", "2026-12-07T05:01:02.34Z"),
+            field(0, "description", "Fence the paused writer"),
+            field(0, "learner_response", "guard-lt[.]false[,]watchdog[.]true"),
+            field(0, "result", "incorrect"),
+            field(0, "latency", "PT61S"),
+            Call::Commit,
+        ]
+    );
+    let (mut v12, _) = Session::start(quiz("1.2", ""), fresh());
+    let long = "pause[.]A@1+1[,]".repeat(40);
+    let solved = v12.on_attempt(&attempt(true, &long));
+    assert!(solved.contains(&field(0, "type", "performance")));
+    assert!(solved.contains(&field(0, "result", "correct")));
+    assert!(solved.contains(&field(0, "student_response", &long[..255])), "clipped to 255");
 }

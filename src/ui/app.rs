@@ -46,6 +46,7 @@ fn render_main<P: Pages>(link: &Link, m: &Messages) -> Html {
         }
         // The lab's views: `App` sends them to lab.html before rendering.
         View::Quiz
+        | View::Challenge { .. }
         | View::Compare { .. }
         | View::Export { .. }
         | View::Handout { .. }
@@ -147,6 +148,10 @@ impl Pages for LabPages {
                 html! { <QuizPage embed={link.embed} link={link.clone()} /> }
             }
             View::Sandbox { .. } => html! { <crate::ui::sandbox::SandboxPage /> },
+            View::Challenge { id: None } => html! { <crate::ui::challenge::ChallengeList /> },
+            View::Challenge { id: Some(id) } => {
+                html! { <crate::ui::challenge::ChallengePage key={id.to_string()} id={id.to_string()} link={link.clone()} /> }
+            }
             View::Custom { payload } => {
                 html! { <CustomScenario payload={payload.clone()} link={link.clone()} /> }
             }
@@ -326,6 +331,7 @@ fn brand_and_nav(m: &crate::i18n::Messages) -> Html {
     o.open("nav", &[("class", "site-nav")]);
     for (href, testid, key) in [
         ("#/quiz", "nav-quiz", "app.quiz"),
+        ("#/challenge", "nav-challenges", "app.challenges"),
         ("#/sandbox", "nav-sandbox", "app.sandbox"),
         ("#/explore", "nav-explore", "app.explore"),
     ] {

@@ -6,6 +6,7 @@
 mod app;
 mod break_it;
 mod browser;
+mod challenge;
 mod cmi5;
 mod compare;
 mod course;

@@ -406,6 +406,7 @@ fn use_quiz_effects(
                             .map(|j| m.content(&key(&format!("o.{j}")), &q.options[j]))
                             .collect(),
                         correct: Some(q.answer),
+                        ..Activity::default()
                     };
                     let outcome = Outcome {
                         success: Some(answered.correct),

@@ -405,7 +405,9 @@ const LAYERS: &[&[&str]] = &[
         "quiz", "whatif", "timeline", "verdict", "compare", "explore", "search", "workload",
         "console",
     ],
-    &["i18n", "export", "progress", "player", "challenge"],
+    // A challenge is graded by the search and the what-if knobs; its text is translated.
+    &["challenge"],
+    &["i18n", "export", "progress", "player"],
     &["route", "scorm"],
     // A cmi5 AU reads its launch address as links are read.
     &["sandbox", "path", "cmi5"],
@@ -433,7 +435,7 @@ const UI_LAYERS: &[&[&str]] = &[
     &["player", "explore"],
     &["compare", "handout"],
     &["lessons", "picker"],
-    &["quiz", "sandbox", "break_it", "cmi5"],
+    &["quiz", "sandbox", "break_it", "cmi5", "challenge"],
     &["course"],
     &["app"],
 ];

@@ -42,6 +42,7 @@ pub(crate) fn PromptBox(props: &PromptBoxProps) -> Html {
             .map(|j| m.content(&key(&format!("o.{j}")), &prompt.options[j]))
             .collect(),
         correct: Some(prompt.answer),
+        ..Activity::default()
     };
     // One listener for every answer: the button names its option (`data-option`).
     let choose = {
