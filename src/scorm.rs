@@ -29,6 +29,10 @@ pub enum Sco {
     /// One chapter of scenarios: completed when the learner has reached the end of each
     /// (which takes answering its prediction prompts).
     Chapter { number: usize, title: String, scenarios: Vec<String> },
+    /// The challenges: completed when the learner has solved each; its score is how near
+    /// par the best solutions came (the mean of par / spent), so it passes at any
+    /// solution unless the LMS sets a pass mark.
+    Challenges { ids: Vec<String> },
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -136,6 +140,7 @@ impl Sco {
         match self {
             Sco::Quiz { .. } => "#/quiz",
             Sco::Chapter { .. } => "#/",
+            Sco::Challenges { .. } => "#/challenge",
         }
     }
 }
@@ -143,10 +148,12 @@ impl Sco {
 impl Config {
     /// Reads the launch page's `<meta name="fencing-sco" content="...">`:
     /// `scorm=1.2;quiz;mastery=80;questions=a,b` or
-    /// `scorm=2004;chapter=1;title=The problem;scenarios=a,b`, either with `;lang=vi`.
+    /// `scorm=2004;chapter=1;title=The problem;scenarios=a,b` or
+    /// `scorm=2004;challenges=a,b` (all of them when none are named), any with `;lang=vi`.
     pub fn parse(text: &str) -> Result<Config, String> {
         let (mut version, mut lang) = (None, None);
         let (mut quiz, mut chapter, mut title) = (false, None, String::new());
+        let mut challenges: Option<Vec<String>> = None;
         let (mut mastery_pct, mut list) = (crate::progress::MASTERY_PCT, Vec::new());
         for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, value) = part.split_once('=').unwrap_or((part, ""));
@@ -167,6 +174,11 @@ impl Config {
                     )
                 }
                 "title" => title = value.to_owned(),
+                "challenges" => {
+                    challenges = Some(
+                        value.split(',').filter(|c| !c.is_empty()).map(str::to_owned).collect(),
+                    )
+                }
                 "lang" => {
                     lang = Some(
                         Lang::from_code(value)
@@ -185,8 +197,20 @@ impl Config {
             }
         }
         let version = version.ok_or("the SCO names no SCORM version")?;
-        let sco = match (quiz, chapter) {
-            (true, None) => {
+        let sco = match (quiz, chapter, challenges) {
+            (false, None, Some(ids)) => {
+                let ids: Vec<String> = match ids.is_empty() {
+                    true => {
+                        crate::challenge::INDEX.iter().map(|(id, ..)| (*id).to_owned()).collect()
+                    }
+                    false => ids,
+                };
+                if let Some(unknown) = ids.iter().find(|id| crate::challenge::file(id).is_none()) {
+                    return Err(format!("{unknown} is not a challenge"));
+                }
+                Sco::Challenges { ids }
+            }
+            (true, None, None) => {
                 let bank = crate::quiz::bank();
                 let questions = match list.is_empty() {
                     true => bank.iter().map(|q| q.id.clone()).collect(),
@@ -198,7 +222,7 @@ impl Config {
                 }
                 Sco::Quiz { questions, mastery_pct }
             }
-            (false, Some(number)) => {
+            (false, Some(number), None) => {
                 if list.is_empty() {
                     return Err("the chapter lists no scenarios".to_owned());
                 }
@@ -207,7 +231,7 @@ impl Config {
                 }
                 Sco::Chapter { number, title, scenarios: list }
             }
-            _ => return Err("a SCO is either the quiz or one chapter".to_owned()),
+            _ => return Err("a SCO is the quiz, one chapter or the challenges".to_owned()),
         };
         Ok(Config { version, sco, lang })
     }
@@ -219,13 +243,22 @@ pub struct Suspended {
     pub quiz: Progress,
     /// Scenarios whose end the learner reached.
     pub done: SortedSet<String>,
+    /// Challenges solved, each with its best score `(par, spent)`.
+    pub solved: std::collections::BTreeMap<String, (u32, u32)>,
 }
 
 impl Suspended {
-    /// `{"q": <quiz progress>, "d": [ids]}`.
+    /// `{"q": <quiz progress>, "d": [ids]}`, with `"c": {"<id>": [par, spent]}` once a
+    /// challenge is solved.
     pub fn to_text(&self) -> String {
         let done: Vec<&String> = self.done.iter().collect();
-        serde_json::json!({"q": self.quiz.to_value(), "d": done}).to_string()
+        let mut value = serde_json::json!({"q": self.quiz.to_value(), "d": done});
+        if !self.solved.is_empty()
+            && let Value::Object(members) = &mut value
+        {
+            members.insert("c".to_owned(), serde_json::json!(self.solved));
+        }
+        value.to_string()
     }
 
     /// What an LMS gave back; anything unreadable starts afresh (never a panic).
@@ -247,6 +280,18 @@ impl Suspended {
                 .filter(|id| crate::catalogue::is_builtin(id))
                 .map(str::to_owned)
                 .collect();
+        }
+        if let Some(Value::Object(solved)) = members.get("c") {
+            let number = |v: Option<&Value>| v?.as_u64().and_then(|n| u32::try_from(n).ok());
+            for (id, score) in solved {
+                let Value::Array(pair) = score else { continue };
+                if let (Some(par), Some(spent)) = (number(pair.first()), number(pair.get(1)))
+                    && crate::challenge::file(id).is_some()
+                    && state.solved.len() < crate::challenge::INDEX.len()
+                {
+                    state.solved.insert(id.clone(), (par, spent.max(par)));
+                }
+            }
         }
         state
     }
@@ -281,6 +326,7 @@ impl Session {
         let package_mastery = match &config.sco {
             Sco::Quiz { mastery_pct, .. } => *mastery_pct,
             Sco::Chapter { .. } => 100,
+            Sco::Challenges { .. } => 0,
         };
         let mastery_pct = match version {
             Version::V12 => mastery.trim().parse::<u8>().ok().filter(|p| *p <= 100),
@@ -340,7 +386,7 @@ impl Session {
     /// interaction whose response is the design (`option[.]true[,]...`), correct when it
     /// solved the challenge.
     pub fn on_attempt(&mut self, attempt: &Performance) -> Vec<Call> {
-        self.interaction(Entry {
+        let mut calls = self.interaction(Entry {
             id: &format!("challenge-{}", attempt.challenge),
             kind: "performance",
             description: attempt.description,
@@ -349,7 +395,18 @@ impl Session {
             correct: attempt.solved,
             at: attempt.at,
             latency_ms: attempt.latency_ms,
-        })
+        });
+        if let Some((par, spent)) = attempt.score.filter(|_| attempt.solved) {
+            let best = self.state.solved.get(attempt.challenge).copied();
+            let better = best.is_none_or(|(p, s)| {
+                u64::from(par) * u64::from(s) > u64::from(p) * u64::from(spent)
+            });
+            if better {
+                self.state.solved.insert(attempt.challenge.to_owned(), (par, spent.max(par)));
+                calls.extend(self.report());
+            }
+        }
+        calls
     }
 
     /// Journals one interaction: its id and type, the time (1.2: the time of day only),
@@ -459,6 +516,18 @@ impl Session {
                 Some((self.state.quiz.score(questions), questions.len()))
             }
             Sco::Chapter { .. } => None,
+            // Each challenge counts up to 100: par over what the best solution spent.
+            Sco::Challenges { ids } => {
+                let points = ids
+                    .iter()
+                    .filter_map(|id| self.state.solved.get(id))
+                    .map(|&(par, spent)| match spent {
+                        0 => 100,
+                        _ => (u64::from(par) * 100 / u64::from(spent)).min(100) as usize,
+                    })
+                    .sum();
+                Some((points, ids.len() * 100))
+            }
         }
     }
 
@@ -468,6 +537,7 @@ impl Session {
             Sco::Chapter { scenarios, .. } => {
                 scenarios.iter().all(|id| self.state.done.contains(id))
             }
+            Sco::Challenges { ids } => ids.iter().all(|id| self.state.solved.contains_key(id)),
         }
     }
 
@@ -491,6 +561,9 @@ impl Session {
                     scenarios.iter().filter(|id| self.state.done.contains(*id)).count(),
                     scenarios.len(),
                 ),
+                Sco::Challenges { ids } => {
+                    (ids.iter().filter(|id| self.state.solved.contains_key(*id)).count(), ids.len())
+                }
             };
             calls.push(Call::Set(
                 "cmi.progress_measure",
@@ -557,6 +630,8 @@ pub struct Performance<'a> {
     pub at: &'a str,
     /// From the last change to the design to this attempt.
     pub latency_ms: u64,
+    /// A solved attempt's score, `(par, spent)`.
+    pub score: Option<(u32, u32)>,
 }
 
 /// What [`Session::interaction`] journals.
@@ -610,13 +685,14 @@ pub fn back_from(sco: &Sco, last_quiz: Option<&str>, hash: &str) -> Option<Strin
     let on_start = match sco {
         Sco::Quiz { .. } => is_quiz(hash),
         Sco::Chapter { .. } => matches!(view, "" | "#" | "#/"),
+        Sco::Challenges { .. } => view == "#/challenge",
     };
     if on_start {
         return None;
     }
     Some(match sco {
         Sco::Quiz { .. } => last_quiz.unwrap_or(sco.start()).to_owned(),
-        Sco::Chapter { .. } => sco.start().to_owned(),
+        Sco::Chapter { .. } | Sco::Challenges { .. } => sco.start().to_owned(),
     })
 }
 

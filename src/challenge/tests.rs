@@ -175,6 +175,18 @@ fn outlast_the_watchdog() {
     let (c, _) = check_break("outlast-the-watchdog");
     // The design as the lesson has it (its own pause and fence) is not the design given.
     assert!(c.start_setup().faults.is_empty(), "the learner places the pause");
+    // A pause placed in round numbers, as a learner would (the browser test places it).
+    let pause = |at_ms, pause_ms| crate::sim::scenario::Fault::Pause {
+        worker: crate::sim::id::WorkerId::at(0),
+        at_ms,
+        pause_ms,
+    };
+    // 25 s from 7.5 s is not long enough; 30 s from 5 s is.
+    assert_eq!(c.grade_break(&[pause(7_500, 25_000)]), Some(BreakResult::Held));
+    assert_eq!(
+        c.grade_break(&[pause(5_000, 30_000)]),
+        Some(BreakResult::Broken { used: 1, par: 1 })
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 use super::{
-    Call, Config, Journal, Performance, Sco, Session, Suspended, Version, cmi_timespan,
+    Call, Config, Journal, Performance, Sco, Session, Suspended, Version, back_from, cmi_timespan,
     scaled_to_pct,
 };
 use crate::progress::Progress;
@@ -84,8 +84,9 @@ fn configs_are_read_and_checked() {
     for (bad, needle) in [
         ("quiz", "no SCORM version"),
         ("scorm=1.3;quiz", "not 1.2 or 2004"),
-        ("scorm=1.2", "either the quiz or one chapter"),
-        ("scorm=1.2;quiz;chapter=1;scenarios=gc-pause-fenced", "either"),
+        ("scorm=1.2", "the quiz, one chapter or the challenges"),
+        ("scorm=1.2;quiz;chapter=1;scenarios=gc-pause-fenced", "one chapter or"),
+        ("scorm=1.2;quiz;challenges", "one chapter or"),
         ("scorm=1.2;quiz;questions=nope", "not a quiz question"),
         ("scorm=1.2;quiz;mastery=120", "percentage"),
         ("scorm=1.2;chapter=x", "not a number"),
@@ -383,6 +384,7 @@ fn a_challenge_attempt_is_a_performance_interaction_with_the_design_as_response(
         solved,
         at: "2026-12-07T05:01:02.345Z",
         latency_ms: 61_000,
+        score: None,
     };
     let (mut v2004, _) = Session::start(quiz("2004", ""), fresh());
     assert_eq!(
@@ -404,4 +406,61 @@ fn a_challenge_attempt_is_a_performance_interaction_with_the_design_as_response(
     assert!(solved.contains(&field(0, "type", "performance")));
     assert!(solved.contains(&field(0, "result", "correct")));
     assert!(solved.contains(&field(0, "student_response", &long[..255])), "clipped to 255");
+}
+
+/// The challenges SCO: completed once each is solved, scored by how near par the best
+/// solutions came, resumed from suspend_data; a better solution replaces a worse one.
+#[test]
+fn the_challenges_sco_completes_when_each_is_solved_and_scores_against_par() {
+    let config = Config::parse("scorm=2004;challenges=fence-the-pause,charge-once").unwrap();
+    assert_eq!(config.sco.start(), "#/challenge");
+    assert_eq!(Config::parse("scorm=2004;challenges=nope").unwrap_err(), "nope is not a challenge");
+    let all = Config::parse("scorm=1.2;challenges").unwrap();
+    assert!(
+        matches!(&all.sco, Sco::Challenges { ids } if ids.len() == crate::challenge::INDEX.len())
+    );
+    let (mut session, _) = Session::start(config.clone(), fresh());
+    let solve = |id, score| Performance {
+        challenge: id,
+        description: id,
+        response: "x[.]true",
+        solved: true,
+        at: "",
+        latency_ms: 1,
+        score: Some(score),
+    };
+    // Solved at twice the par: the first counts 50.
+    let calls = session.on_attempt(&solve("fence-the-pause", (1, 2)));
+    assert_eq!(value(&calls, "cmi.progress_measure"), Some("0.5"));
+    assert_eq!(value(&calls, "cmi.completion_status"), None);
+    assert!(!session.is_done());
+    // A failed attempt changes no score.
+    let failed = Performance { solved: false, score: None, ..solve("charge-once", (1, 1)) };
+    assert_eq!(value(&session.on_attempt(&failed), "cmi.progress_measure"), None);
+    let calls = session.on_attempt(&solve("charge-once", (2, 2)));
+    assert_eq!(value(&calls, "cmi.completion_status"), Some("completed"));
+    assert_eq!(value(&calls, "cmi.success_status"), Some("passed"));
+    assert_eq!(value(&calls, "cmi.score.raw"), Some("75"));
+    // At par the second time: the best replaces it, and a worse one later does not.
+    let better = session.on_attempt(&solve("fence-the-pause", (1, 1)));
+    assert!(better.iter().any(|c| matches!(c, Call::Set("cmi.suspend_data", _))));
+    assert!(
+        !session
+            .on_attempt(&solve("fence-the-pause", (1, 3)))
+            .iter()
+            .any(|c| matches!(c, Call::Set("cmi.suspend_data", _)))
+    );
+    assert_eq!(session.score(), Some((200, 200)));
+    // What the LMS hands back resumes it; unknown challenges and nonsense are dropped.
+    let suspend = session.state.to_text();
+    let mut read = fresh();
+    read[1] = suspend.replace("{\"charge-once\"", "{\"nope\":[1,1],\"x\":\"y\",\"charge-once\"");
+    let (resumed, _) = Session::start(config, read);
+    assert_eq!(resumed.state.solved.len(), 2, "{}", resumed.state.to_text());
+    assert!(resumed.is_done());
+    assert_eq!(back_from(&resumed.config.sco, None, "#/challenge"), None);
+    assert_eq!(
+        back_from(&resumed.config.sco, None, "#/challenge/charge-once").as_deref(),
+        Some("#/challenge")
+    );
 }

@@ -130,10 +130,29 @@ fn observe(message: &Outbound) {
                     Sco::Chapter { scenarios, .. } => {
                         Some(scenarios.iter().all(|id| live.done.contains(id)))
                     }
-                    Sco::Quiz { .. } => Some(false),
+                    Sco::Quiz { .. } | Sco::Challenges { .. } => Some(false),
                 }
             });
             match all_seen {
+                Some(true) => with_au(|au, stamp, session_ms| au.complete(stamp, session_ms)),
+                _ => Vec::new(),
+            }
+        }
+        // The challenges' AU is completed once each is solved (kept apart from scenario
+        // ids by a prefix).
+        Outbound::ChallengeAttempted(t) if t.solved => {
+            let all_solved = LIVE.with(|l| {
+                let mut l = l.borrow_mut();
+                let live = l.as_mut()?;
+                live.done.insert(format!("challenge/{}", t.challenge));
+                match &live.sco {
+                    Sco::Challenges { ids } => {
+                        Some(ids.iter().all(|id| live.done.contains(&format!("challenge/{id}"))))
+                    }
+                    Sco::Quiz { .. } | Sco::Chapter { .. } => Some(false),
+                }
+            });
+            match all_solved {
                 Some(true) => with_au(|au, stamp, session_ms| au.complete(stamp, session_ms)),
                 _ => Vec::new(),
             }

@@ -14,7 +14,7 @@ use yew::prelude::*;
 use crate::embed::Outbound;
 use crate::progress::{Progress, Stored};
 use crate::route::{Link, View};
-use crate::scorm::{Call, Config, Journal, Sco, Session};
+use crate::scorm::{Call, Config, Journal, Performance, Sco, Session};
 use crate::sim::scenario::ScenarioId;
 use crate::ui::i18n::use_i18n;
 
@@ -116,6 +116,7 @@ fn start_au(unit: &str) {
             *mastery_pct
         }
         Sco::Chapter { .. } => 100,
+        Sco::Challenges { .. } => 0,
     };
     let here = crate::ui::nav::current_hash();
     if here.is_empty() || here == "#" {
@@ -131,7 +132,7 @@ fn start_au(unit: &str) {
 fn set_unit(sco: &Sco) {
     let lessons = match sco {
         Sco::Chapter { scenarios, .. } => scenarios.clone(),
-        Sco::Quiz { .. } => Vec::new(),
+        Sco::Quiz { .. } | Sco::Challenges { .. } => Vec::new(),
     };
     crate::ui::hooks::set_unit_lessons(lessons);
 }
@@ -158,7 +159,32 @@ fn observe(message: &Outbound) {
             };
             with_session(|s| s.on_answer(&journal))
         }
+        Outbound::ChallengeAttempted(t) => {
+            let description = challenge_title(&t.challenge);
+            let at: String = js_sys::Date::new_0().to_iso_string().into();
+            let attempt = Performance {
+                challenge: &t.challenge,
+                description: &description,
+                response: &t.response,
+                solved: t.solved,
+                at: &at,
+                latency_ms: t.latency_ms,
+                score: t.spent.map(|spent| (t.par, spent)),
+            };
+            with_session(|s| s.on_attempt(&attempt))
+        }
         _ => {}
+    }
+}
+
+/// A challenge's title as the learner reads it (its id when the index has no such one).
+fn challenge_title(id: &str) -> String {
+    let link = crate::ui::embed::link();
+    let lang = link.lang.unwrap_or_else(crate::ui::i18n::browser_lang);
+    let m = crate::ui::i18n::cached(lang).unwrap_or_else(crate::i18n::Messages::english);
+    match crate::challenge::INDEX.iter().find(|(c, ..)| *c == id) {
+        Some((_, _, title, _)) => m.content(&format!("c.{id}.title"), title),
+        None => id.to_owned(),
     }
 }
 
@@ -258,7 +284,7 @@ pub(crate) fn chapter() -> Option<Chapter> {
             title,
             scenarios.iter().map(|id| (id.clone(), done.contains(id))).collect(),
         )),
-        Sco::Quiz { .. } => None,
+        Sco::Quiz { .. } | Sco::Challenges { .. } => None,
     }
 }
 
@@ -330,6 +356,7 @@ pub(crate) fn BackToStart(props: &BackProps) -> Html {
     let back = unit().and_then(|(sco, last_quiz)| {
         let label = match &sco {
             Sco::Quiz { .. } => m.lab("course.back_quiz"),
+            Sco::Challenges { .. } => m.lab("course.back_challenges"),
             Sco::Chapter { title, .. } => m.labf(
                 "course.back_chapter",
                 &[("title", &m.content(&format!("chapter.{title}"), title))],

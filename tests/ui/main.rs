@@ -4,6 +4,7 @@
 #![cfg(target_arch = "wasm32")]
 
 mod break_it;
+mod challenge;
 mod course;
 mod determinism;
 mod explore;
