@@ -53,11 +53,16 @@ pub(crate) fn ChallengeList() -> Html {
     o.open("section", &[("class", "challenges"), ("data-testid", "challenge-list")]);
     o.element("h1", &[], &m.lab("challenge.list.title"));
     o.element("p", &[], &m.lab("challenge.list.intro"));
-    o.open("ol", &[("class", "cards")]);
+    o.open("ol", &[("class", "challenge-cards")]);
     for (id, kind, title, practises) in challenge::INDEX {
-        o.open("li", &[("class", "card"), ("data-testid", "challenge-card"), ("data-id", id)]);
-        o.open("a", &[("href", &format!("#/challenge/{id}"))]);
-        o.element("h3", &[], &m.content(&format!("c.{id}.title"), title));
+        o.open("li", &[("data-testid", "challenge-card"), ("data-id", id)]);
+        o.open("h3", &[]);
+        o.element(
+            "a",
+            &[("href", &format!("#/challenge/{id}"))],
+            &m.content(&format!("c.{id}.title"), title),
+        );
+        o.close("h3");
         o.open("p", &[("class", "meta")]);
         o.text(&m.lab(&format!("challenge.kind.{kind}")));
         if solved.best(id).is_some() {
@@ -68,7 +73,7 @@ pub(crate) fn ChallengeList() -> Html {
                 &m.lab("challenge.solved"),
             );
         }
-        o.close("p").close("a");
+        o.close("p");
         o.open("p", &[("class", "practises")]).text(&m.lab("challenge.practises"));
         for lesson in practises.iter() {
             let name =

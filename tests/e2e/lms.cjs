@@ -207,6 +207,43 @@ async function playerStatements(browser, problems) {
   return `player: ${prompts} prompts answered and the end reached, ${statements.length} valid xAPI statements (${[...new Set(verbs)].join(', ')})`;
 }
 
+// An embedded break-it challenge solved by placing a pause: its attempt is a
+// challenge-attempted message and an xAPI statement Learning Locker accepts, with the
+// design as the response and the score against par.
+async function challengeStatements(browser, problems) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (err) => problems.push(`challenge embed page error: ${err.message}`));
+  const origins = encodeURIComponent(new URL(courseUrl).origin);
+  const registration = '6a1d2c4b-5a69-4b78-8c9d-0e1f2a3b4c5e';
+  const left = `${url}lab.html#/challenge/outlast-the-watchdog?v=1&embed=1&frame=ch&registration=${registration}&origins=${origins}`;
+  await page.goto(`${courseUrl}?left=${encodeURIComponent(left)}&right=about:blank`);
+  const frame = page.frameLocator('#left');
+  await frame.locator('[data-testid=challenge]').waitFor({ timeout: 20000 });
+  await frame.locator('[data-testid=draft-at]').fill('5');
+  await frame.locator('[data-testid=draft-for]').fill('30');
+  await frame.locator('[data-testid=challenge-place]').click();
+  await frame.locator('[data-testid=challenge-check]').click();
+  await frame.locator('[data-testid=challenge-solved]').waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => window.received.some((m) => m.text.includes('challenge-attempted')), null, { timeout: 10000 });
+  const received = await page.evaluate(() => window.received);
+  const attempted = received.filter((m) => !m.object).map((m) => { try { return JSON.parse(m.text); } catch { return null; } })
+    .filter((j) => j && j.type === 'challenge-attempted');
+  const a = attempted[0] || {};
+  if (attempted.length !== 1 || a.frame !== 'ch' || a.solved !== true || a.response !== 'pause[.]A@5000+30000' || a.par !== 1 || a.spent !== 1) {
+    problems.push(`challenge-attempted: ${JSON.stringify(attempted)}`);
+  }
+  const statements = received.filter((m) => m.object).map((m) => JSON.parse(m.text)).filter((j) => j.action === 'xAPI').map((j) => j.statement);
+  const s = statements[0];
+  if (statements.length !== 1 || !s.verb.id.endsWith('/answered') || !s.object.id.endsWith('#/challenge/outlast-the-watchdog')
+    || s.object.definition.interactionType !== 'performance' || s.result.success !== true || s.result.response !== 'pause[.]A@5000+30000'
+    || s.result.score.scaled !== 1 || s.context.registration !== registration) {
+    problems.push(`a challenge's statement: ${JSON.stringify(statements)}`);
+  }
+  checkStatements(statements, 'challenge', problems);
+  await page.close();
+  return `challenge embed: a break solved with one pause, a challenge-attempted message and ${statements.length} valid xAPI statement (performance, score ${s && s.result.score.scaled})`;
+}
+
 // The cmi5 package's quiz AU, launched as a cmi5 LMS launches it, against a small LRS of
 // our own (tests/e2e/lrs.cjs): the launch address read, the token fetched once,
 // LMS.LaunchData read, then `initialized`, every answer, `completed` and `passed` or
@@ -399,6 +436,50 @@ async function scormQuiz(browser, version, problems) {
   await page.close();
   const relaunched = await scormRelaunch(browser, version, suspend, problems);
   return `SCORM ${version}: manifest lists ${files} files; quiz resumed from suspend_data, score ${raw} (${status}), ${journaled} interactions with responses, times and latency; ${relaunched}`;
+}
+
+// The challenges SCO in scorm-again: a fix-it failed once (the hint shows) and then solved;
+// each attempt is a performance interaction the run-time accepts, with the design as the
+// learner's response, and the solved one is kept in suspend_data and counted in progress.
+async function scormChallenges(browser, version, problems) {
+  const v12 = version === '12';
+  const page = await lmsPage(browser, version, `lms${version}/challenges.html`, null, problems);
+  const sco = page.frameLocator('#sco');
+  await sco.locator('[data-testid=challenge-list]').waitFor({ timeout: 20000 });
+  const cards = await sco.locator('[data-testid=challenge-card]').count();
+  await sco.locator('[data-testid=challenge-card][data-id=fence-the-pause] h3 a').click();
+  await sco.locator('[data-testid=challenge]').waitFor({ timeout: 20000 });
+  await sco.locator('[data-testid=challenge-check]').click();
+  await sco.locator('[data-testid=challenge-hint]').waitFor({ timeout: 60000 });
+  await sco.locator('[data-testid=option-guard-lt]').check();
+  await sco.locator('[data-testid=challenge-check]').click();
+  await sco.locator('[data-testid=challenge-solved]').waitFor({ timeout: 60000 });
+  const back = await sco.locator('[data-testid=course-back]').getAttribute('href');
+  if (back !== '#/challenge') problems.push(`SCORM ${version} challenges: "back" leads to ${back}`);
+  await page.waitForFunction(() => window.calls.filter((c) => /^cmi\.interactions\.1\.result$/.test(c[1])).length > 0, null, { timeout: 10000 });
+  const calls = await page.evaluate(() => window.calls);
+  const sets = calls.filter((c) => c[0] === 'LMSSetValue' || c[0] === 'SetValue');
+  const refused = sets.filter((c) => String(c[c.length - 1]) !== 'true');
+  if (refused.length) problems.push(`SCORM ${version} challenges: the run-time refused ${refused.map((c) => `${c[1]}=${c[2]}`).join(', ')}`);
+  const field = (n, f) => (sets.filter((c) => c[1] === `cmi.interactions.${n}.${f}`).pop() || [])[2];
+  const response = v12 ? 'student_response' : 'learner_response';
+  const want = [
+    [0, 'id', 'challenge-fence-the-pause'], [0, 'type', 'performance'], [0, response, 'guard-lt[.]false[,]watchdog[.]false'],
+    [0, 'result', v12 ? 'wrong' : 'incorrect'], [1, response, 'guard-lt[.]true[,]watchdog[.]false'], [1, 'result', 'correct'],
+  ];
+  if (!v12) want.push([0, 'description', 'Fence the paused writer']);
+  for (const [n, f, value] of want) {
+    if (field(n, f) !== value) problems.push(`SCORM ${version} challenges: interactions.${n}.${f} is ${field(n, f)}, expected ${value}`);
+  }
+  const suspend = (sets.filter((c) => c[1] === 'cmi.suspend_data').pop() || [])[2] || '';
+  if (!suspend.includes('"c":{"fence-the-pause":[1,1]}')) problems.push(`SCORM ${version} challenges: suspend_data ${suspend}`);
+  let progress = '';
+  if (!v12) {
+    progress = (sets.filter((c) => c[1] === 'cmi.progress_measure').pop() || [])[2];
+    if (Math.abs(+progress - 1 / cards) > 0.0001) problems.push(`SCORM 2004 challenges: progress ${progress} after 1 of ${cards}`);
+  }
+  await page.close();
+  return `SCORM ${version} challenges: ${cards} listed; a fix failed with its hint then solved, 2 performance interactions accepted${progress ? `, progress ${progress}` : ''}, kept in suspend_data`;
 }
 
 // The first visit's interactions, as the run-time took them: none refused, the question
@@ -775,9 +856,12 @@ setTimeout(() => {
     for (const check of [
       () => twoEmbeds(browser, problems),
       () => playerStatements(browser, problems),
+      () => challengeStatements(browser, problems),
       () => scormQuiz(browser, '12', problems),
       () => scormQuiz(browser, '2004', problems),
       () => scormChapter(browser, problems),
+      () => scormChallenges(browser, '12', problems),
+      () => scormChallenges(browser, '2004', problems),
       () => cmi5Quiz(browser, problems),
       () => offline(browser, problems),
       () => print(browser, problems),

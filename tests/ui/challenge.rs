@@ -142,7 +142,7 @@ async fn a_fix_it_fails_once_with_a_hint_and_then_is_solved() {
         (n == 2).then_some(())
     })
     .await;
-    let heard = heard.borrow();
+    let heard: Vec<String> = heard.borrow().clone();
     let statements: Vec<&String> =
         heard.iter().filter(|m| m.contains(r#""action":"xAPI""#)).collect();
     assert!(statements[0].contains(r#""success":false"#), "{}", statements[0]);

@@ -125,12 +125,16 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             }
             o.text(&m.content(&format!("s.{id}.summary"), &scenario.summary)).close("p");
         }
-        o.open("p", &[("class", "goal")]).element(
-            "strong",
-            &[],
-            &format!("{} ", m.t("player.goal")),
-        );
-        o.text(&m.content(&format!("s.{id}.goal"), &scenario.goal)).close("p").close("header");
+        // A run made elsewhere (a challenge's counterexample) may have no goal to show.
+        if !scenario.goal.is_empty() {
+            o.open("p", &[("class", "goal")]).element(
+                "strong",
+                &[],
+                &format!("{} ", m.t("player.goal")),
+            );
+            o.text(&m.content(&format!("s.{id}.goal"), &scenario.goal)).close("p");
+        }
+        o.close("header");
         crate::ui::markup(o)
     };
     let links = (!embed).then(|| {

@@ -57,9 +57,21 @@ pub(crate) fn WhatIfPanel(props: &WhatIfPanelProps) -> Html {
         }
     };
     let select = |name: &str, current: &str| {
+        // A design's own watchdog interval (a challenge's 10 s) is shown as it is, not as
+        // the first choice.
+        let choices = whatif::choices(name);
+        let own = (name == "wd" && !choices.iter().any(|(value, _)| *value == current))
+            .then(|| current.parse::<u64>().ok())
+            .flatten()
+            .map(|ms| {
+                let s = format!("{}.{:03}", ms / 1000, ms % 1000);
+                let s = s.trim_end_matches('0').trim_end_matches('.').to_owned();
+                html! { <option selected=true value={current.to_owned()}>{ m.tf("opt.wd_every", &[("s", &s)]) }</option> }
+            });
         html! {
             <select data-testid={format!("param-{name}")}>
-                { for whatif::choices(name).iter().map(|(value, label)| {
+                { for own }
+                { for choices.iter().map(|(value, label)| {
                     let text = match label {
                         Label::Key(key) => m.t(key),
                         Label::Code(code) => (*code).to_owned(),
