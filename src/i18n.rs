@@ -152,9 +152,41 @@ impl Messages {
 
     /// A time in milliseconds as seconds with three decimals, in this language's number
     /// format and unit: `40.000 s`, `40,000 dtk`, `40,000 giây`.
+    ///
+    /// Where the decimal separator is a comma (`id`, `vi`), a reader used to English
+    /// grouping takes `39,000` for thirty-nine thousand: there the milliseconds show only
+    /// when they are not zero, without trailing zeros (`39 dtk`, `1,5 giây`, `30,999 dtk`).
     pub fn secs(&self, ms: u64) -> String {
         let whole = (ms / 1000).to_string();
-        self.tf("num.secs", &[("s", &whole), ("ms", &format!("{:03}", ms % 1000))])
+        let template = self.t("num.secs");
+        if !template.contains("{s},{ms}") {
+            return self.tf("num.secs", &[("s", &whole), ("ms", &format!("{:03}", ms % 1000))]);
+        }
+        let number = match ms % 1000 {
+            0 => whole,
+            part => format!("{whole},{}", format!("{part:03}").trim_end_matches('0')),
+        };
+        fill(&template.replace("{s},{ms}", "{n}"), &[("n", &number)])
+    }
+
+    /// A count with its thousands grouped as the reader groups them: `1,000,000` in
+    /// English, `1.000.000` where the decimal separator is a comma (`id`, `vi`).
+    pub fn count(&self, n: u64) -> String {
+        let group = if self.t("num.secs").contains("{s},{ms}") { '.' } else { ',' };
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(group);
+            }
+            out.push(c);
+        }
+        out
+    }
+
+    /// The unit `secs` writes after a time (`s`, `dtk`, `giây`), for an axis.
+    pub fn secs_unit(&self) -> String {
+        self.t("num.secs").rsplit(' ').next().unwrap_or("s").to_owned()
     }
 
     /// A decimal written the English way (`12.34`) with this language's separator: the one
@@ -179,6 +211,12 @@ impl Messages {
         ))
     }
 
+    /// An event's kind as the timeline, the inspector and the event log name it
+    /// (`write rejected`; `ghi bị từ chối` in Vietnamese), from its tag (`write-rejected`).
+    pub fn tag(&self, tag: &str) -> String {
+        self.content(&format!("tag.{tag}"), &tag.replace('-', " "))
+    }
+
     /// A content string (scenario or quiz text) with its English original as fallback.
     pub fn content(&self, key: &str, english: &str) -> String {
         match self.lang {
@@ -195,6 +233,8 @@ pub fn content_keys() -> Vec<(String, String)> {
         .chain(crate::search::PHRASES)
         .map(|(key, template)| ((*key).to_owned(), (*template).to_owned()))
         .collect();
+    // Each event kind's name (`Messages::tag`).
+    keys.extend(crate::sim::event::TAGS.iter().map(|t| (format!("tag.{t}"), t.replace('-', " "))));
     for s in crate::catalogue::all() {
         let id = &s.id;
         keys.push((format!("s.{id}.title"), s.title.clone()));
@@ -299,11 +339,18 @@ mod tests {
             Messages::with_pack(Lang::Vi, pack("vi")),
         );
         assert_eq!(en.secs(39_000), "39.000 s");
-        assert_eq!(id.secs(39_000), "39,000 dtk");
-        assert_eq!(vi.secs(1_500), "1,500 giây");
+        // With a decimal comma, no zero milliseconds that read as thousands.
+        assert_eq!(id.secs(39_000), "39 dtk");
+        assert_eq!(id.secs(30_999), "30,999 dtk");
+        assert_eq!(vi.secs(1_500), "1,5 giây");
+        assert_eq!(vi.secs(40), "0,04 giây");
+        assert_eq!(
+            (en.secs_unit(), id.secs_unit(), vi.secs_unit()),
+            ("s".into(), "dtk".into(), "giây".into())
+        );
         // The model's own notes carry English times; a translated note shows them locally.
         let note = crate::sim::event::Note::new("sim.paused", vec![("t", "40.000 s".to_owned())]);
-        assert!(id.note(&note).contains("40,000 dtk"), "{}", id.note(&note));
+        assert!(id.note(&note).contains("40 dtk"), "{}", id.note(&note));
         assert!(en.note(&note).contains("40.000 s"), "{}", en.note(&note));
         // Anything else is left as it is.
         let other = crate::sim::event::Note::new("sim.paused", vec![("t", "4.5 s".to_owned())]);

@@ -40,12 +40,17 @@ fn fence_the_pause() {
 #[test]
 fn draw_the_token_with_the_lock() {
     check_fix("draw-the-token-with-the-lock", &["one-script"], &["watchdog"]);
-    // Drawing the token first is safe here too, at the same cost (it burns tokens).
+    // Drawing the token first is a plausible wrong fix too: the token is still apart from
+    // the grant, and their orders can disagree (the lesson "INCR before SET" shows it).
+    check_fix("draw-the-token-with-the-lock", &["one-script"], &["incr-first"]);
     let c = load("draw-the-token-with-the-lock");
     // Both set how the lock is taken: choosing one drops the other.
     assert_eq!(c.rivals("one-script"), ["incr-first"]);
     assert!(c.rivals("watchdog").is_empty());
-    assert!(matches!(c.grade_fix(&["incr-first"]), Some(FixResult::Safe { cost: 1, .. })));
+    assert!(matches!(
+        c.grade_fix(&["incr-first"]),
+        Some(FixResult::Broken { counterexample, .. }) if counterexample.property == crate::sim::event::Property::TokenOrder
+    ));
 }
 
 /// A "break it" challenge as a learner meets it: the design as given keeps its property,
@@ -167,7 +172,13 @@ fn every_challenge_file_loads_and_bad_ones_are_refused_by_name() {
 
 #[test]
 fn persist_the_counter() {
-    check_fix("persist-the-counter", &["aof-always"], &["rdb-snapshot"]);
+    // The restarts searched are process crashes: what reached the OS survives them, so
+    // `everysec` is enough (at par); `always` is safe too, at a higher cost.
+    check_fix("persist-the-counter", &["aof-everysec"], &["rdb-snapshot"]);
+    let c = load("persist-the-counter");
+    assert!(matches!(c.grade_fix(&["aof-always"]), Some(FixResult::Safe { cost: 2, par: 1, .. })));
+    // They set the same thing: choosing one drops the others.
+    assert_eq!(c.rivals("aof-everysec"), ["aof-always", "rdb-snapshot"]);
 }
 
 #[test]

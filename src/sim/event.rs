@@ -382,6 +382,17 @@ pub fn fill(template: &str, args: &[(&str, &str)]) -> String {
 
 /// The English wording of every note, by key (translations live in the language packs).
 pub const NOTE_TEMPLATES: &[(&str, &str)] = &[
+    // The timeline's spans (`crate::timeline`), said the same way as events' notes.
+    ("span.paused", "paused until {t}"),
+    ("span.hung", "hung until {t}"),
+    ("span.blocked", "waiting for a row lock"),
+    ("span.crashed", "crashed"),
+    ("span.down", "down"),
+    ("span.belief", "believes it holds the lock until {t}"),
+    ("span.belief_token", "believes it holds the lock until {t} with token {token}"),
+    ("span.fence", "last_fence = {value}"),
+    ("span.lock", "lock held by {owner} (value {holder}), deadline {t} on this node's clock"),
+    ("span.lock_no_ttl", "lock held by {owner} (value {holder}), no TTL"),
     (
         "sim.token_unique",
         "token {token} was issued twice: to {first} at {t1} and again to {second} at {t2}",

@@ -6,7 +6,7 @@
 
 pub mod svg;
 
-use crate::sim::event::{Actor, EventKind, RowCount};
+use crate::sim::event::{Actor, EventKind, Note, RowCount};
 use crate::sim::state::Activity;
 use crate::sim::token::token_text;
 use crate::sim::{EventId, NodeId, Trace, WorkerId};
@@ -32,7 +32,16 @@ pub struct Span {
     pub from_ms: u64,
     pub to_ms: u64,
     pub kind: SpanKind,
+    /// What the span is, in English (`note`'s English wording).
     pub label: String,
+    /// The same as a note, for the page to say in the reader's language.
+    pub note: Note,
+}
+
+impl Span {
+    fn new(from_ms: u64, to_ms: u64, kind: SpanKind, note: Note) -> Span {
+        Span { from_ms, to_ms, kind, label: note.english(), note }
+    }
 }
 
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -155,22 +164,26 @@ pub fn build(trace: &Trace) -> Layout {
         match l.actor {
             Actor::Worker(w) => {
                 let w = w.index();
-                let mut open_activity: Option<(u64, SpanKind, String)> = None;
+                let mut open_activity: Option<(u64, SpanKind, Note)> = None;
                 let mut open_belief: Option<(u64, u64, Option<i64>)> = None;
                 for cursor in 0..=n_events {
                     let t = time_of(cursor);
                     let ws = &trace.state_at(cursor).workers[w];
                     let activity = match ws.activity {
-                        Activity::Paused { until_ms } => {
-                            Some((SpanKind::Paused, format!("paused until {}", secs(until_ms))))
-                        }
-                        Activity::Hung { until_ms } => {
-                            Some((SpanKind::Hung, format!("hung until {}", secs(until_ms))))
-                        }
+                        Activity::Paused { until_ms } => Some((
+                            SpanKind::Paused,
+                            Note::new("span.paused", vec![("t", secs(until_ms))]),
+                        )),
+                        Activity::Hung { until_ms } => Some((
+                            SpanKind::Hung,
+                            Note::new("span.hung", vec![("t", secs(until_ms))]),
+                        )),
                         Activity::Blocked => {
-                            Some((SpanKind::Blocked, "waiting for a row lock".to_owned()))
+                            Some((SpanKind::Blocked, Note::new("span.blocked", Vec::new())))
                         }
-                        Activity::Crashed => Some((SpanKind::Crashed, "crashed".to_owned())),
+                        Activity::Crashed => {
+                            Some((SpanKind::Crashed, Note::new("span.crashed", Vec::new())))
+                        }
                         _ => None,
                     };
                     let same = match (&open_activity, &activity) {
@@ -180,7 +193,7 @@ pub fn build(trace: &Trace) -> Layout {
                     };
                     if !same {
                         if let Some((from, kind, label)) = open_activity.take() {
-                            l.spans.push(Span { from_ms: from, to_ms: t, kind, label });
+                            l.spans.push(Span::new(from, t, kind, label));
                         }
                         open_activity = activity.map(|(kind, label)| (t, kind, label));
                     }
@@ -196,7 +209,7 @@ pub fn build(trace: &Trace) -> Layout {
                     }
                 }
                 if let Some((from, kind, label)) = open_activity {
-                    l.spans.push(Span { from_ms: from, to_ms: end_ms, kind, label });
+                    l.spans.push(Span::new(from, end_ms, kind, label));
                 }
                 if let Some((since, until, token)) = open_belief {
                     l.spans.push(belief_span(scenario.tokens, since, end_ms, until, token));
@@ -233,12 +246,8 @@ pub fn build(trace: &Trace) -> Layout {
                     match (open_down, node.up) {
                         (None, false) => open_down = Some(t),
                         (Some(from), true) => {
-                            l.spans.push(Span {
-                                from_ms: from,
-                                to_ms: t,
-                                kind: SpanKind::Down,
-                                label: "down".to_owned(),
-                            });
+                            let down = Note::new("span.down", Vec::new());
+                            l.spans.push(Span::new(from, t, SpanKind::Down, down));
                             open_down = None;
                         }
                         _ => {}
@@ -249,12 +258,8 @@ pub fn build(trace: &Trace) -> Layout {
                     l.spans.push(lock_span(from, end_ms, holder, deadline, offset));
                 }
                 if let Some(from) = open_down {
-                    l.spans.push(Span {
-                        from_ms: from,
-                        to_ms: end_ms,
-                        kind: SpanKind::Down,
-                        label: "down".to_owned(),
-                    });
+                    let down = Note::new("span.down", Vec::new());
+                    l.spans.push(Span::new(from, end_ms, SpanKind::Down, down));
                 }
             }
             Actor::Db => l.spans = fence_steps(trace, end_ms),
@@ -302,13 +307,11 @@ fn belief_span(
     token: Option<i64>,
 ) -> Span {
     let token = token.map(|t| token_text(source, t));
-    let with = token.as_ref().map_or(String::new(), |t| format!(" with token {t}"));
-    Span {
-        from_ms: since,
-        to_ms: to.max(since),
-        kind: SpanKind::Belief { until_ms: until, token },
-        label: format!("believes it holds the lock until {}{with}", secs(until)),
-    }
+    let note = match &token {
+        Some(t) => Note::new("span.belief_token", vec![("t", secs(until)), ("token", t.clone())]),
+        None => Note::new("span.belief", vec![("t", secs(until))]),
+    };
+    Span::new(since, to.max(since), SpanKind::Belief { until_ms: until, token }, note)
 }
 
 /// Whether `span` of `actor`'s lane has begun after `cursor` events: at the instant a span
@@ -361,8 +364,8 @@ fn fence_steps(trace: &Trace, end_ms: u64) -> Vec<Span> {
             open.to_ms = t;
         }
         let value = token_text(source, fence);
-        let label = format!("last_fence = {value}");
-        steps.push(Span { from_ms: t, to_ms: end_ms, kind: SpanKind::Fence { value }, label });
+        let note = Note::new("span.fence", vec![("value", value.clone())]);
+        steps.push(Span::new(t, end_ms, SpanKind::Fence { value }, note));
         last = Some(fence);
     }
     steps
@@ -375,19 +378,15 @@ fn lock_span(from: u64, to: u64, holder: String, deadline: Option<i64>, offset_m
         .and_then(|g| u64::try_from(g).ok())
         .filter(|&g| g < to);
     let owner = crate::sim::state::lock_value_owner(&holder);
-    let label = match deadline {
-        Some(d) => format!(
-            "lock held by {owner} (value {holder}), deadline {} on this node's clock",
-            secs(u64::try_from(d).unwrap_or(0))
+    let (owner, value) = (owner.to_string(), holder.clone());
+    let note = match deadline {
+        Some(d) => Note::new(
+            "span.lock",
+            vec![("owner", owner), ("holder", value), ("t", secs(u64::try_from(d).unwrap_or(0)))],
         ),
-        None => format!("lock held by {owner} (value {holder}), no TTL"),
+        None => Note::new("span.lock_no_ttl", vec![("owner", owner), ("holder", value)]),
     };
-    Span {
-        from_ms: from,
-        to_ms: to.max(from),
-        kind: SpanKind::Lock { holder, hidden_from_ms },
-        label,
-    }
+    Span::new(from, to.max(from), SpanKind::Lock { holder, hidden_from_ms }, note)
 }
 
 fn secs(ms: u64) -> String {

@@ -50,6 +50,9 @@ pub struct View {
     pub label: String,
     /// What each lane reads at the cursor (a node's counter and lock, the row).
     pub readouts: Vec<(Actor, String)>,
+    /// The axis's unit of seconds in the reader's language (`s`, `dtk`, `giây`); `s` when
+    /// empty.
+    pub unit: String,
 }
 
 /// Where things sit in the drawing, shared by the text and the page's tooltip.
@@ -130,9 +133,9 @@ pub fn render(trace: &Trace, layout: &Layout, view: &View) -> Markup {
     for t in (0..=layout.end_ms / step).map(|i| i * step) {
         let x = g.x(t);
         o.fill(
-            r#"<line x1="%" x2="%" y1="%" y2="%" class="grid"/><text x="%" y="%" class="axis-label">$ s</text>"#,
+            r#"<line x1="%" x2="%" y1="%" y2="%" class="grid"/><text x="%" y="%" class="axis-label">$ $</text>"#,
             &[x, x, TOP - 4.0, g.height - 8.0, x, TOP - 8.0],
-            &[&(t / 1000).to_string()],
+            &[&(t / 1000).to_string(), if view.unit.is_empty() { "s" } else { &view.unit }],
         );
     }
     o.fixed("</g>");

@@ -324,8 +324,8 @@ fn answer(m: &Messages, state: &Break, request: &Request, lesson: &Scenario) -> 
             let line = m.exploref(
                 "explore.break.progress",
                 &[
-                    ("run", &standing.run.to_string()),
-                    ("known", &standing.known.to_string()),
+                    ("run", &m.count(standing.run)),
+                    ("known", &m.count(standing.known)),
                     ("rate", &per_s),
                     ("left", &left),
                     ("level", &(standing.level + 1).to_string()),
@@ -341,7 +341,7 @@ fn answer(m: &Messages, state: &Break, request: &Request, lesson: &Scenario) -> 
         }
         Phase::Cancelled { standing } => html! {
             <p class="note" role="status" data-testid="break-cancelled">
-                { m.exploref("explore.break.cancelled", &[("run", &standing.run.to_string())]) }
+                { m.exploref("explore.break.cancelled", &[("run", &m.count(standing.run))]) }
             </p>
         },
         Phase::Ended { ending: Ending::Failed(why), .. } => html! {
@@ -363,7 +363,7 @@ fn none_found(m: &Messages, outcome: &Outcome, request: &Request, seconds: &str)
     let line = m.exploref(
         "explore.break.none",
         &[
-            ("schedules", &outcome.schedules.to_string()),
+            ("schedules", &m.count(outcome.schedules)),
             ("bounds", &bounds(m, request)),
             ("seconds", seconds),
         ],
@@ -375,7 +375,7 @@ fn none_found(m: &Messages, outcome: &Outcome, request: &Request, seconds: &str)
         <div class={class} data-testid="break-none" role="status">
             <p><strong>{ line }</strong></p>
             if outcome.capped {
-                <p class="note">{ m.exploref("explore.break.capped", &[("limit", &LEVEL_LIMIT.to_string())]) }</p>
+                <p class="note">{ m.exploref("explore.break.capped", &[("limit", &m.count(LEVEL_LIMIT as u64))]) }</p>
             }
             <p class="note">{ m.explore("explore.break.none_means") }</p>
         </div>
@@ -421,7 +421,7 @@ fn FoundPanel(props: &FoundProps) -> Html {
     let changes: Vec<String> = props.found.changes.iter().map(|c| phrase(&m, c)).collect();
     html! {
         <div class="panel break-answer broken" data-testid="break-found" role="status">
-            <p><strong>{ m.exploref("explore.break.found", &[("property", &props.found.property), ("schedules", &props.schedules.to_string()), ("seconds", &props.seconds)]) }</strong></p>
+            <p><strong>{ m.exploref("explore.break.found", &[("property", &props.found.property), ("schedules", &m.count(props.schedules)), ("seconds", &props.seconds)]) }</strong></p>
             <h2>{ m.explore("explore.break.changed") }</h2>
             if changes.is_empty() {
                 <p>{ m.explore("explore.break.own") }</p>

@@ -75,10 +75,10 @@ pub(crate) fn ChallengeList() -> Html {
         }
         o.close("p");
         o.open("p", &[("class", "practises")]).text(&m.lab("challenge.practises"));
-        for lesson in practises.iter() {
+        for (i, lesson) in practises.iter().enumerate() {
             let name =
                 index.iter().find(|e| e.id == **lesson).map_or(*lesson, |e| e.title.as_str());
-            o.text(" ");
+            o.text(if i == 0 { " " } else { " · " });
             o.element(
                 "a",
                 &[("href", &format!("#/s/{lesson}"))],
@@ -147,7 +147,12 @@ fn ChallengeView(props: &ViewProps) -> Html {
     let m = use_i18n();
     let state = use_reducer({
         let challenge = props.challenge.clone();
-        move || State { challenge, attempt: Attempt::new(js_sys::Date::now()) }
+        move || {
+            // A challenge solved in an earlier visit keeps its best score here too.
+            let mut attempt = Attempt::new(js_sys::Date::now());
+            attempt.best = solved().best(&challenge.id);
+            State { challenge, attempt }
+        }
     });
     use_grading(&state);
     let dispatch = {
@@ -335,10 +340,15 @@ fn Outcome(props: &OutcomeProps) -> Html {
         let key = format!("{:?}{}", setup.faults, a.attempts);
         (caption, key, crate::player::ScenarioRef::new(c.scenario_of(setup)))
     });
-    let tally = (a.attempts > 0).then(|| {
-        let mut text = m.labf("challenge.attempts", &[("n", &a.attempts.to_string())]);
+    let tally = (a.attempts > 0 || a.best.is_some()).then(|| {
+        let mut text = match a.attempts {
+            0 => String::new(),
+            n => m.labf("challenge.attempts", &[("n", &n.to_string())]),
+        };
         if let Some((par, spent)) = a.best {
-            text.push(' ');
+            if !text.is_empty() {
+                text.push(' ');
+            }
             text.push_str(&m.labf(
                 "challenge.best",
                 &[("spent", &spent.to_string()), ("par", &par.to_string())],
@@ -347,7 +357,7 @@ fn Outcome(props: &OutcomeProps) -> Html {
         text
     });
     html! {
-        <section class="outcome" aria-live="polite">
+        <section class="challenge-outcome" aria-live="polite">
             { verdict }
             if let Some(tally) = tally { <p data-testid="challenge-tally">{ tally }</p> }
             if let Some((caption, key, scenario)) = run {
@@ -368,7 +378,7 @@ fn grade_html(m: &Messages, c: &Challenge, grade: &Grade) -> Html {
             let key = if cost == par { "challenge.at_par" } else { "challenge.over_par" };
             html! {
                 <div class="verdict solved" data-testid="challenge-solved">
-                    <p>{ m.labf("challenge.safe", &[("schedules", &schedules.to_string())]) }</p>
+                    <p>{ m.labf("challenge.safe", &[("schedules", &m.count(*schedules))]) }</p>
                     <p>{ m.labf(key, &[("cost", &cost), ("par", &par)]) }</p>
                 </div>
             }
@@ -376,9 +386,13 @@ fn grade_html(m: &Messages, c: &Challenge, grade: &Grade) -> Html {
         Grade::Fix(FixResult::Broken { counterexample, hint }) => {
             let property = counterexample.property;
             let hint = m.content(&format!("c.{}.hint.{}", c.id, property.name()), hint);
+            // The player's banner calls a broken token rule a hazard when no write was
+            // damaged in that run: say why the challenge still counts it.
+            let hazard = matches!(property, Property::TokenUnique | Property::TokenOrder);
             html! {
                 <div class="verdict broken" data-testid="challenge-broken">
                     <p>{ m.labf("challenge.broken", &[("property", &property_text(m, property))]) }</p>
+                    if hazard { <p data-testid="challenge-hazard">{ m.lab("challenge.hazard") }</p> }
                     <p class="hint" data-testid="challenge-hint"><strong>{ m.lab("challenge.hint") }</strong>{ " " }{ hint }</p>
                 </div>
             }

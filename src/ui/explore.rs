@@ -130,7 +130,7 @@ pub(crate) fn ExplorePage() -> Html {
                 { field("explore.seed", Field::Seed, "explore-seed") }
                 { field("explore.workers", Field::Workers, "explore-workers") }
                 <p class="note">{ m.exploref("explore.workers_help", &[("n", &cores().to_string())]) }</p>
-                <p class="note">{ m.exploref("explore.limits", &[("trials", &TRIALS_MAX.to_string()), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
+                <p class="note">{ m.exploref("explore.limits", &[("trials", &m.count(TRIALS_MAX)), ("values", &VALUES_MAX.to_string()), ("ms", &MS_MAX.to_string())]) }</p>
                 <div class="editor-bar">
                     <button class="primary" type="submit" data-testid="explore-run" disabled={running}>{ m.explore("explore.run") }</button>
                     <button type="button" data-testid="explore-cancel" disabled={!running} onclick={on_cancel}>{ m.explore("explore.cancel") }</button>

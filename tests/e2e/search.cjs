@@ -32,7 +32,7 @@ async function search(page, workers) {
   const found = await page.$('[data-testid=break-found]');
   const failed = await page.$('[data-testid=break-failed]');
   const text = await page.textContent(found ? '[data-testid=break-found]' : failed ? '[data-testid=break-failed]' : '[data-testid=break-none]');
-  const schedules = Number((text.match(/(\d+) (?:distinct )?schedules/) || [0, 0])[1]);
+  const schedules = Number(((text.match(/([\d,]+) (?:distinct )?schedules/) || [0, "0"])[1]).replace(/,/g, ""));
   const longest = await page.evaluate(() => window.fpLongest);
   return { ms, found: !!found, failed: !!failed, text: text.trim(), schedules, longest };
 }

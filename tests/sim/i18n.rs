@@ -187,7 +187,11 @@ fn glossary_problems(
         let bad = string(avoid.get("text").expect("text")).to_lowercase();
         let except: Vec<String> = items(avoid.get("except")).iter().map(string).collect();
         for (key, text) in pack {
-            if contains_word(&text.to_lowercase(), &bad) && !except.contains(key) {
+            let found = match code {
+                "id" => contains_inflected(&text.to_lowercase(), &bad),
+                _ => contains_word(&text.to_lowercase(), &bad),
+            };
+            if found && !except.contains(key) {
                 problems.push(format!("{code} {key}: avoid \"{bad}\": {text}"));
             }
         }
@@ -221,10 +225,41 @@ fn the_glossary_check_sees_a_term_that_drifted() {
     id.insert("verdict.ok".into(), "tidak ada pelanggaran keamanan".into());
     let problems = glossary_problems("id", &id, &english);
     assert!(problems.iter().any(|p| p.contains("keamanan")), "{problems:?}");
+    // An inflected form is caught too; a longer word that starts the same is not.
+    id.insert("verdict.ok".into(), "token basinya ditolak".into());
+    let problems = glossary_problems("id", &id, &english);
+    assert!(problems.iter().any(|p| p.contains("basinya")), "{problems:?}");
+    assert!(contains_inflected("ditolak karena basinya", "basi"));
+    assert!(contains_inflected("data dibasikan", "basi"));
+    assert!(!contains_inflected("basis data", "basi"));
+    assert!(!contains_inflected("pekerjaan", "pekerja"));
     let mut vi = pack(Lang::Vi);
     vi.insert("s.efficiency-lock.title".into(), "Lock hiệu suất".into());
     let problems = glossary_problems("vi", &vi, &english);
     assert!(problems.iter().any(|p| p.contains("efficiency lock")), "{problems:?}");
+}
+
+/// Whether `text` contains `word` as a word or in an Indonesian inflected form: with the
+/// prefix di-, me- or ber- and the suffix -nya, -kan or -i ("basinya", "diakuinya"), but
+/// not inside another word ("basi" is not in "basis data").
+fn contains_inflected(text: &str, word: &str) -> bool {
+    const PREFIXES: [&str; 4] = ["", "di", "me", "ber"];
+    const SUFFIXES: [&str; 4] = ["", "nya", "kan", "i"];
+    text.match_indices(word).any(|(at, _)| {
+        let before = &text[..at];
+        let after = &text[at + word.len()..];
+        let starts = PREFIXES.iter().any(|p| {
+            before
+                .strip_suffix(p)
+                .is_some_and(|b| b.chars().next_back().is_none_or(|c| !c.is_alphanumeric()))
+        });
+        let ends = SUFFIXES.iter().any(|s| {
+            after
+                .strip_prefix(s)
+                .is_some_and(|a| a.chars().next().is_none_or(|c| !c.is_alphanumeric()))
+        });
+        starts && ends
+    })
 }
 
 /// Whether `text` contains `word` with no letter or digit right before or after it ("basi"

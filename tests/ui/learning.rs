@@ -327,7 +327,7 @@ async fn switching_language_changes_the_ui_the_narration_and_the_quiz() {
         "{}",
         text(&find(&root, "narration").unwrap())
     );
-    assert_eq!(clock(&root), "40,000 giây", "the time in Vietnamese");
+    assert_eq!(clock(&root), "40 giây", "the time in Vietnamese");
     assert!(text(&find(&root, "why").unwrap()).contains("bị từ chối: last_fence là 34"));
     let quiz = mount_at("#/quiz?lang=vi").await;
     assert!(text(&find(&quiz, "quiz-prompt").unwrap()).starts_with("A lấy lock với token 33"));

@@ -8,6 +8,7 @@ mod challenge;
 mod course;
 mod determinism;
 mod explore;
+mod language;
 mod learning;
 mod player;
 mod sandbox;

@@ -60,7 +60,7 @@ pub(crate) fn Controls(props: &ControlsProps) -> Html {
     let no_forward = asking || p.cursor >= n;
     let current = p
         .current_event()
-        .map(|e| format!("{}: {}", p.trace.actor_name(e.actor), e.kind.tag().replace('-', " ")));
+        .map(|e| format!("{}: {}", p.trace.actor_name(e.actor), m.tag(e.kind.tag())));
     let valuetext = match &current {
         Some(what) => format!("{}, {what}", m.secs(p.time_ms)),
         None => format!("{}, {}", m.secs(p.time_ms), m.t("player.start_point")),

@@ -94,7 +94,7 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
         };
         o.open("div", &[("class", class)]).open("p", &[("class", "event-head")]);
         o.element("span", &[("class", "who")], &trace.actor_name(event.actor)).text(" ");
-        o.element("span", &[("class", "tag")], &event.kind.tag().replace('-', " "));
+        o.element("span", &[("class", "tag")], &m.tag(event.kind.tag()));
         o.text(&format!(" {} {}", m.t("player.at"), m.secs(event.at_ms))).close("p");
         if !event.command.is_empty() {
             o.open("pre", &[("class", "command"), ("data-testid", "command")]);
@@ -115,7 +115,7 @@ fn instant(m: &crate::i18n::Messages, trace: &crate::sim::Trace, cursor: usize) 
                         &[
                             ("step", &(c.index() + 1).to_string()),
                             ("who", &trace.actor_name(cause.actor)),
-                            ("what", &cause.kind.tag().replace('-', " ")),
+                            ("what", &m.tag(cause.kind.tag())),
                             ("at", &m.secs(cause.at_ms)),
                         ],
                     );

@@ -84,7 +84,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
             let prose = m.note(&e.note);
             let said = if prose.is_empty() { e.reply.clone() } else { prose };
             let who = player.trace.actor_name(e.actor);
-            format!("{} {who}: {} {said}", m.secs(e.at_ms), e.kind.tag().replace('-', " "))
+            format!("{} {who}: {} {said}", m.secs(e.at_ms), m.tag(e.kind.tag()))
         })
         .unwrap_or_default();
     let story = narration_html(&m, player);

@@ -34,7 +34,17 @@ pub(crate) struct SwimlanesProps {
 #[component]
 pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
     let m = crate::ui::i18n::use_i18n();
-    let layout = use_memo(props.trace.clone(), |trace| crate::timeline::build(trace));
+    // The spans' words in the reader's language (the layout itself is the same in each).
+    let layout = use_memo((props.trace.clone(), m.lang), {
+        let m = m.clone();
+        move |(trace, _)| {
+            let mut layout = crate::timeline::build(trace);
+            for span in layout.lanes.iter_mut().flat_map(|lane| lane.spans.iter_mut()) {
+                span.label = m.note(&span.note);
+            }
+            layout
+        }
+    });
     let tip = use_state(|| None::<u32>);
     let trace = &props.trace;
     let title = &props.title;
@@ -46,6 +56,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
         future: props.future,
         label: m.tf("player.timeline", &[("title", title), ("end", &m.secs(layout.end_ms))]),
         readouts: readouts(&m, trace, props.cursor, props.time_ms),
+        unit: m.secs_unit(),
     };
     let geometry = Geometry::new(&layout, &view);
     let drawing = crate::ui::markup(svg::render(trace, &layout, &view));
@@ -112,7 +123,7 @@ pub(crate) fn Swimlanes(props: &SwimlanesProps) -> Html {
                 "{} {} · {}",
                 m.secs(event.at_ms),
                 trace.actor_name(event.actor),
-                event.kind.tag().replace('-', " ")
+                m.tag(event.kind.tag())
             );
             let mut o = crate::markup::Markup::new();
             o.open(

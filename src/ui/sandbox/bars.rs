@@ -79,7 +79,7 @@ pub(super) fn DraftsBar(props: &DraftsBarProps) -> Html {
                 <select data-testid="sandbox-builtin" onchange={on_new}>
                     <option value="" selected=true>{ "…" }</option>
                     <option value="blank">{ m.lab("sandbox.blank") }</option>
-                    { for catalogue::index().iter().map(|b| html! { <option value={b.id.to_string()}>{ &b.title }</option> }) }
+                    { for catalogue::index().iter().map(|b| html! { <option value={b.id.to_string()}>{ m.content(&format!("s.{}.title", b.id), &b.title) }</option> }) }
                 </select>
             </label>
         </div>

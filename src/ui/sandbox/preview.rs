@@ -166,7 +166,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                     html! {
                         <circle class={classes!("event", tag, (*selected == Some(i)).then_some("selected"))} cx={px(x(event.at_ms))} cy={px(y + LANE_H / 2.0)} r="4"
                             data-testid="sandbox-event" data-kind={tag} pointer-events={through} onclick={pick(i)}>
-                            <title>{ format!("{} ms: {tag} ({name}){}", event.at_ms, reply_words(&event.reply)) }</title>
+                            <title>{ format!("{} ms: {} ({name}){}", event.at_ms, m.tag(tag), reply_words(&event.reply)) }</title>
                         </circle>
                     }
                 }) }
@@ -356,12 +356,12 @@ fn event_picker(
                 <select data-testid="sandbox-pick-event" onchange={on_pick_event}>
                     <option value="" selected={selected.is_none()}>{ "…" }</option>
                     { for p.trace.events().iter().enumerate().map(|(i, e)| html! {
-                        <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{} ms · {} · {}{}", e.at_ms, p.trace.actor_name(e.actor), e.kind.tag(), reply_words(&e.reply)) }</option>
+                        <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{} ms · {} · {}{}", e.at_ms, p.trace.actor_name(e.actor), m.tag(e.kind.tag()), reply_words(&e.reply)) }</option>
                     }) }
                 </select>
             </label>
             if let Some((_, event)) = selected_event {
-                <span class="picked" data-testid="sandbox-picked">{ format!("{} ms: {} ({})", event.at_ms, event.kind.tag(), p.trace.actor_name(event.actor)) }</span>
+                <span class="picked" data-testid="sandbox-picked">{ format!("{} ms: {} ({})", event.at_ms, m.tag(event.kind.tag()), p.trace.actor_name(event.actor)) }</span>
                 <button data-testid="sandbox-narrate" onclick={narrate}>{ m.lab("sandbox.narrate_here") }</button>
                 <button data-testid="sandbox-ask" onclick={ask}>{ m.lab("sandbox.ask_here") }</button>
             }
