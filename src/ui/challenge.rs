@@ -162,9 +162,10 @@ fn ChallengeView(props: &ViewProps) -> Html {
     let c = &state.challenge;
     let id = &c.id;
     let index = crate::catalogue::index();
-    let practises = c.practises.iter().map(|lesson| {
+    let practises = c.practises.iter().enumerate().map(|(i, lesson)| {
         let name = index.iter().find(|e| e.id == *lesson).map_or(lesson.as_str(), |e| e.title.as_str());
-        html! { <>{ " " }<a href={format!("#/s/{lesson}")}>{ m.content(&format!("s.{lesson}.title"), name) }</a></> }
+        let gap = if i == 0 { " " } else { " · " };
+        html! { <>{ gap }<a href={format!("#/s/{lesson}")}>{ m.content(&format!("s.{lesson}.title"), name) }</a></> }
     });
     let form = match &c.kind {
         Kind::Fix { .. } => {

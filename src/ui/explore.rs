@@ -270,9 +270,10 @@ struct PointsProps {
     axis: String,
 }
 
-/// "12.34 %", exactly, with the learner's decimal separator ("12,34 %" in id and vi).
+/// "12.34%", exactly, with the learner's decimal separator ("12,34%" in id and vi): written
+/// the way the lessons write a percentage, in every language.
 fn percent_text(m: &crate::i18n::Messages, count: u64, trials: u64) -> String {
-    format!("{} %", m.decimal(&percent(count, trials, 2)))
+    format!("{}%", m.decimal(&percent(count, trials, 2)))
 }
 
 #[component]
@@ -370,7 +371,7 @@ fn Chart(props: &PointsProps) -> Html {
                 { for y_ticks.iter().map(|&t| html! {
                     <g class="tick">
                         <line class="grid" x1={LEFT.to_string()} y1={y(t).to_string()} x2={(W - RIGHT).to_string()} y2={y(t).to_string()} />
-                        <text x={(LEFT - 8).to_string()} y={(y(t) + 4).to_string()} text-anchor="end">{ format!("{} %", t / 10_000) }</text>
+                        <text x={(LEFT - 8).to_string()} y={(y(t) + 4).to_string()} text-anchor="end">{ format!("{}%", t / 10_000) }</text>
                     </g>
                 }) }
                 { for x_labels.iter().map(|&ttl| html! {
