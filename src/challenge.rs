@@ -15,7 +15,7 @@ use crate::sim::event::Property;
 use crate::sim::scenario::{Fault, Setup, Word};
 use crate::whatif::WhatIf;
 
-pub use attempt::{Action, Attempt, Draft, Grade, Phase, scaled, solved_score};
+pub use attempt::{Action, Attempt, Draft, Grade, Phase, better, scaled, solved_score};
 pub use edit::{Edit, Put};
 pub use solved::{Solved, parse_seconds};
 

@@ -159,7 +159,7 @@ impl Messages {
     pub fn secs(&self, ms: u64) -> String {
         let whole = (ms / 1000).to_string();
         let template = self.t("num.secs");
-        if !template.contains("{s},{ms}") {
+        if !self.decimal_comma() {
             return self.tf("num.secs", &[("s", &whole), ("ms", &format!("{:03}", ms % 1000))]);
         }
         let number = match ms % 1000 {
@@ -172,7 +172,7 @@ impl Messages {
     /// A count with its thousands grouped as the reader groups them: `1,000,000` in
     /// English, `1.000.000` where the decimal separator is a comma (`id`, `vi`).
     pub fn count(&self, n: u64) -> String {
-        let group = if self.t("num.secs").contains("{s},{ms}") { '.' } else { ',' };
+        let group = if self.decimal_comma() { '.' } else { ',' };
         let digits = n.to_string();
         let mut out = String::new();
         for (i, c) in digits.chars().enumerate() {
@@ -192,11 +192,15 @@ impl Messages {
     /// A decimal written the English way (`12.34`) with this language's separator: the one
     /// its time format (`num.secs`) uses, so the two cannot disagree.
     pub fn decimal(&self, text: &str) -> String {
-        let format = self.t("num.secs");
-        match format.chars().find(|c| matches!(c, '.' | ',')) {
-            Some(',') => text.replace('.', ","),
-            _ => text.to_owned(),
+        match self.decimal_comma() {
+            true => text.replace('.', ","),
+            false => text.to_owned(),
         }
+    }
+
+    /// Whether this language writes a decimal comma, as its time format (`num.secs`) does.
+    fn decimal_comma(&self) -> bool {
+        self.t("num.secs").contains("{s},{ms}")
     }
 
     /// `text` if it is a time as the model writes it (`40.000 s`), in this language.

@@ -397,11 +397,8 @@ impl Session {
             latency_ms: attempt.latency_ms,
         });
         if let Some((par, spent)) = attempt.score.filter(|_| attempt.solved) {
-            let best = self.state.solved.get(attempt.challenge).copied();
-            let better = best.is_none_or(|(p, s)| {
-                u64::from(par) * u64::from(s) > u64::from(p) * u64::from(spent)
-            });
-            if better {
+            let kept = self.state.solved.get(attempt.challenge).copied();
+            if kept.is_none_or(|kept| crate::challenge::better((par, spent), kept)) {
                 self.state.solved.insert(attempt.challenge.to_owned(), (par, spent.max(par)));
                 calls.extend(self.report());
             }

@@ -125,11 +125,10 @@ impl Attempt {
                 if self.phase != (Phase::Grading { n }) {
                     return next;
                 }
-                if let Some(score) = solved_score(&grade) {
-                    next.best = Some(match next.best {
-                        Some(best) if ratio(best) >= ratio(score) => best,
-                        _ => score,
-                    });
+                if let Some(score) = solved_score(&grade)
+                    && next.best.is_none_or(|best| better(score, best))
+                {
+                    next.best = Some(score);
                 }
                 next.phase = Phase::Graded(grade);
             }
@@ -190,6 +189,8 @@ pub fn scaled((par, spent): (u32, u32)) -> f64 {
     if spent == 0 { 1.0 } else { f64::from(par) / f64::from(spent) }
 }
 
-fn ratio(score: (u32, u32)) -> f64 {
-    scaled(score)
+/// Whether solved score `new` beats `kept` (nearer par); a tie keeps the one kept. The
+/// page, the stored list and a SCORM session all keep the best this way.
+pub fn better(new: (u32, u32), kept: (u32, u32)) -> bool {
+    scaled(new) > scaled(kept)
 }

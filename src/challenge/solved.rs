@@ -37,10 +37,9 @@ impl Solved {
     /// Keeps `score` for `id` if it is the first or better than the one kept; whether the
     /// list changed.
     pub fn record(&mut self, id: &str, score: (u32, u32)) -> bool {
-        let better = |(par, spent): (u32, u32)| super::scaled(score) > super::scaled((par, spent));
         let room = self.0.len() < MOST;
         match self.0.iter_mut().find(|(i, ..)| i == id) {
-            Some(kept) if better((kept.1, kept.2)) => {
+            Some(kept) if super::better(score, (kept.1, kept.2)) => {
                 (kept.1, kept.2) = score;
                 true
             }

@@ -177,11 +177,16 @@ fn observe(message: &Outbound) {
     }
 }
 
+/// The words of the learner's language (the link's, else the browser's), as far as its
+/// pack is loaded.
+fn messages() -> crate::i18n::Messages {
+    let lang = crate::ui::embed::link().lang.unwrap_or_else(crate::ui::i18n::browser_lang);
+    crate::ui::i18n::cached(lang).unwrap_or_else(crate::i18n::Messages::english)
+}
+
 /// A challenge's title as the learner reads it (its id when the index has no such one).
 fn challenge_title(id: &str) -> String {
-    let link = crate::ui::embed::link();
-    let lang = link.lang.unwrap_or_else(crate::ui::i18n::browser_lang);
-    let m = crate::ui::i18n::cached(lang).unwrap_or_else(crate::i18n::Messages::english);
+    let m = messages();
     match crate::challenge::INDEX.iter().find(|(c, ..)| *c == id) {
         Some((_, _, title, _)) => m.content(&format!("c.{id}.title"), title),
         None => id.to_owned(),
@@ -191,9 +196,7 @@ fn challenge_title(id: &str) -> String {
 /// A question's text as the learner reads it, and its right option: a quiz question
 /// (by id) or a prediction prompt (`<scenario>#prompt-<n>`).
 fn question_of(id: &str) -> Option<(String, usize)> {
-    let link = crate::ui::embed::link();
-    let lang = link.lang.unwrap_or_else(crate::ui::i18n::browser_lang);
-    let m = crate::ui::i18n::cached(lang).unwrap_or_else(crate::i18n::Messages::english);
+    let m = messages();
     match id.split_once("#prompt-") {
         Some((scenario, n)) => {
             let n: usize = n.parse().ok()?;
