@@ -20,6 +20,7 @@ pub use edit::{Edit, Put};
 pub use solved::{Solved, parse_seconds};
 
 mod attempt;
+pub mod author;
 mod edit;
 mod solved;
 
@@ -134,22 +135,42 @@ pub enum BreakResult {
 }
 
 /// Reads a challenge file; anything wrong is named (the field and why), never a panic.
-/// Its design comes from the lessons compiled in (the CLI and the tests); a page that
-/// fetches lessons reads [`design_of`] first and calls [`parse_for`].
+/// Its design comes from the lessons compiled in (the CLI and the tests) or from the file
+/// itself; a page that fetches lessons reads [`design_of`] first and calls [`parse_for`].
 pub fn parse(text: &str) -> Result<Challenge, String> {
-    let design = design_of(text)?;
-    let lesson = crate::catalogue::find(&design)
-        .ok_or_else(|| format!("design: {design} is not a built-in lesson"))?;
+    let lesson = match design_of(text)? {
+        Design::Lesson(id) => crate::catalogue::find(&id)
+            .ok_or_else(|| format!("design: {id} is not a built-in lesson"))?,
+        Design::Own(lesson) => *lesson,
+    };
     parse_for(text, lesson)
 }
 
-/// The built-in lesson a challenge file names as its design.
-pub fn design_of(text: &str) -> Result<String, String> {
+/// Where a challenge's design comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Design {
+    /// A built-in lesson's setup (`"design": "<id>"`).
+    Lesson(String),
+    /// A scenario of the file's own, as the lesson builder writes it (`"scenario": {…}`),
+    /// read by the builder's loader.
+    Own(Box<crate::catalogue::lesson::Scenario>),
+}
+
+/// The design a challenge file names: a built-in lesson, or a scenario of its own.
+pub fn design_of(text: &str) -> Result<Design, String> {
     let file: File =
         serde_json::from_str(text).map_err(|e| format!("not a challenge file: {e}"))?;
-    match crate::catalogue::is_builtin(&file.design) {
-        true => Ok(file.design),
-        false => Err(format!("design: {} is not a built-in lesson", file.design)),
+    match (file.design, file.scenario) {
+        (Some(id), None) if crate::catalogue::is_builtin(&id) => Ok(Design::Lesson(id)),
+        (Some(id), None) => Err(format!("design: {id} is not a built-in lesson")),
+        (None, Some(scenario)) => crate::catalogue::load::parse_scenario(&scenario.to_string())
+            .map(|lesson| Design::Own(Box::new(lesson)))
+            .map_err(|e| format!("scenario: {e}")),
+        (Some(_), Some(_)) => Err("design and scenario: give one, not both".to_owned()),
+        (None, None) => {
+            Err("design: missing (a built-in lesson's id, or a \"scenario\" of the file's own)"
+                .to_owned())
+        }
     }
 }
 
@@ -160,8 +181,8 @@ pub fn parse_for(
 ) -> Result<Challenge, String> {
     let file: File =
         serde_json::from_str(text).map_err(|e| format!("not a challenge file: {e}"))?;
-    if lesson.id != file.design {
-        return Err(format!("design: {} is not the lesson given ({})", file.design, lesson.id));
+    if let Some(design) = file.design.as_ref().filter(|d| lesson.id != **d) {
+        return Err(format!("design: {design} is not the lesson given ({})", lesson.id));
     }
     for id in &file.practises {
         if !crate::catalogue::is_builtin(id) {
@@ -198,7 +219,7 @@ pub fn parse_for(
         id: file.id,
         title: file.title,
         story: file.story,
-        design: file.design,
+        design: lesson.id.to_string(),
         practises: file.practises,
         start,
         kind,
@@ -357,21 +378,7 @@ impl Challenge {
         let chosen = options.iter().filter(|o| chosen.contains(&o.id.as_str()));
         let settings: Vec<&(String, String)> =
             self.start.iter().chain(chosen.flat_map(|o| o.set.iter())).collect();
-        let mut whatif = WhatIf::default();
-        let mut edits = Vec::new();
-        for (name, value) in settings {
-            // Checked by `parse`: every setting is an edit or a knob a link may carry.
-            match Edit::parse(name, value) {
-                Some(edit) => edits.extend(edit.ok()),
-                None => drop(whatif.set_from_query(name, value)),
-            }
-        }
-        // The knobs first: a guard turned on makes writes fenced, which an edit may undo.
-        let mut setup = whatif.apply(&self.lesson).setup;
-        for edit in edits {
-            edit.apply(&mut setup);
-        }
-        setup
+        setup_for(&self.lesson, settings)
     }
 
     /// The options that set a knob `id` sets too: alternatives, so choosing `id` drops
@@ -437,6 +444,28 @@ impl Challenge {
     }
 }
 
+/// `lesson`'s setup with `settings` made (what-if knobs as a link spells them, and
+/// [`Edit`]s); a setting that is neither is skipped (the loader refuses it first).
+pub fn setup_for<'a>(
+    lesson: &crate::catalogue::lesson::Scenario,
+    settings: impl IntoIterator<Item = &'a (String, String)>,
+) -> Setup {
+    let mut whatif = WhatIf::default();
+    let mut edits = Vec::new();
+    for (name, value) in settings {
+        match Edit::parse(name, value) {
+            Some(edit) => edits.extend(edit.ok()),
+            None => drop(whatif.set_from_query(name, value)),
+        }
+    }
+    // The knobs first: a guard turned on makes writes fenced, which an edit may undo.
+    let mut setup = whatif.apply(lesson).setup;
+    for edit in edits {
+        edit.apply(&mut setup);
+    }
+    setup
+}
+
 /// Whether a placed fault is one the palette offers (a node crash without a restart is a
 /// failover; with one, a restart).
 fn in_palette(fault: &Fault, palette: &[Addition]) -> bool {
@@ -482,7 +511,10 @@ struct File {
     kind: String,
     title: String,
     story: String,
-    design: String,
+    #[serde(default)]
+    design: Option<String>,
+    #[serde(default)]
+    scenario: Option<serde_json::Value>,
     #[serde(default)]
     practises: Vec<String>,
     #[serde(default)]

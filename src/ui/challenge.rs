@@ -101,18 +101,31 @@ pub(crate) struct ChallengePageProps {
 #[component]
 pub(crate) fn ChallengePage(props: &ChallengePageProps) -> Html {
     let m = use_i18n();
-    let file = challenge::file(&props.id);
-    let design = file.map(challenge::design_of);
+    // A built-in's file is compiled in; the draft is the one the builder kept.
+    let file: Option<Rc<str>> = use_memo(props.id.clone(), |id| match id.as_str() {
+        challenge::author::DRAFT_ID => crate::ui::local_storage()
+            .and_then(|s| s.get_item(challenge::author::DRAFT_KEY).ok().flatten())
+            .map(Rc::from),
+        id => challenge::file(id).map(Rc::from),
+    })
+    .as_ref()
+    .clone();
+    let design = file.as_deref().map(challenge::design_of);
     let design_id = match &design {
-        Some(Ok(id)) => id.clone(),
+        Some(Ok(challenge::Design::Lesson(id))) => id.clone(),
         _ => String::new(),
     };
     let lesson = crate::ui::lessons::use_lesson(&design_id);
-    let parsed = use_memo((props.id.clone(), lesson.as_ref().map(Result::is_ok)), {
-        let lesson = lesson.clone();
-        move |_| match (file, lesson) {
-            (Some(text), Some(Ok(lesson))) => Some(challenge::parse_for(text, lesson).map(Rc::new)),
-            (_, Some(Err(why))) => Some(Err(why)),
+    let parsed = use_memo((file.clone(), lesson.as_ref().map(Result::is_ok)), {
+        let (lesson, design) = (lesson.clone(), design.clone());
+        move |_| match (file, design, lesson) {
+            (Some(text), Some(Ok(challenge::Design::Own(own))), _) => {
+                Some(challenge::parse_for(&text, *own).map(Rc::new))
+            }
+            (Some(text), _, Some(Ok(lesson))) => {
+                Some(challenge::parse_for(&text, lesson).map(Rc::new))
+            }
+            (_, _, Some(Err(why))) => Some(Err(why)),
             _ => None,
         }
     });
@@ -120,6 +133,9 @@ pub(crate) fn ChallengePage(props: &ChallengePageProps) -> Html {
         html! { <p class="error" role="alert" data-testid="challenge-error">{ why.to_owned() }</p> }
     };
     let body = match (&design, &*parsed) {
+        (None, _) if props.id == challenge::author::DRAFT_ID => {
+            failed(&m.lab("challenge.author.none"))
+        }
         (None, _) => failed(&m.labf("challenge.not_found", &[("id", &props.id)])),
         (Some(Err(why)), _) => failed(why),
         (_, None) => html! { <p>{ m.t("loading") }</p> },
@@ -130,7 +146,11 @@ pub(crate) fn ChallengePage(props: &ChallengePageProps) -> Html {
     };
     html! {
         <article class="challenge" data-testid="challenge">
-            <p class="back"><a href="#/challenge" data-testid="challenge-back">{ m.lab("challenge.back") }</a></p>
+            if props.id == challenge::author::DRAFT_ID {
+                <p class="back"><a href="#/sandbox" data-testid="challenge-back">{ m.lab("challenge.author.back") }</a></p>
+            } else {
+                <p class="back"><a href="#/challenge" data-testid="challenge-back">{ m.lab("challenge.back") }</a></p>
+            }
             { body }
         </article>
     }
@@ -179,7 +199,9 @@ fn ChallengeView(props: &ViewProps) -> Html {
         <>
             <h1>{ m.content(&format!("c.{id}.title"), &c.title) }</h1>
             <p class="story" data-testid="challenge-story">{ m.content(&format!("c.{id}.story"), &c.story) }</p>
-            <p class="practises">{ m.lab("challenge.practises") }{ for practises }</p>
+            if !c.practises.is_empty() {
+                <p class="practises">{ m.lab("challenge.practises") }{ for practises }</p>
+            }
             { form }
             <Outcome challenge={c.clone()} attempt={state.attempt.clone()} />
         </>
@@ -442,7 +464,8 @@ fn use_grading(state: &UseReducerHandle<State>) {
 /// SCO) and an LRS (an xAPI statement) about attempt `n`.
 fn report(m: &Messages, c: &Challenge, a: &Attempt, n: u32, grade: &Grade) {
     let score = challenge::solved_score(grade);
-    if let Some(score) = score {
+    // Only the chapter's challenges are kept as solved (an author's draft is not one).
+    if let Some(score) = score.filter(|_| challenge::file(&c.id).is_some()) {
         let mut solved = solved();
         if solved.record(&c.id, score)
             && let Some(storage) = crate::ui::local_storage()

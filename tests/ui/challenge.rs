@@ -2,7 +2,8 @@
 //! placing a pause (a pause too short first keeps the rule), and a "fix it" failed once
 //! (the counterexample opens in the player, the hint shows) and then solved; each attempt
 //! is reported to the host page as a `challenge-attempted` message and an xAPI statement,
-//! and the solved challenge is kept for the list.
+//! and the solved challenge is kept for the list. A challenge made in the lesson builder is
+//! refused until it grades as intended, then tried as a learner would.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -164,4 +165,75 @@ async fn a_fix_it_fails_once_with_a_hint_and_then_is_solved() {
     let solved = until_within("the list", GRADE_MS, || find(&list, "solved")).await;
     assert!(!text(&solved).is_empty());
     let _ = storage().remove_item(SOLVED_KEY);
+}
+
+/// Ticks the builder panel's checkbox in the row `data-<attribute>` = `value`.
+async fn tick(root: &web_sys::Element, attribute: &str, value: &str) {
+    let input: web_sys::HtmlElement = root
+        .query_selector(&format!("[data-{attribute}='{value}'] input[type=checkbox]"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no row {value}"))
+        .dyn_into()
+        .unwrap();
+    input.click();
+    rendered().await;
+}
+
+/// Checks the author's challenge and waits for the answer (`author-ready` or
+/// `author-refused`), returning its test id and text.
+async fn check_authored(root: &web_sys::Element) -> (&'static str, String) {
+    click(root, "author-check").await;
+    until_within("the check", GRADE_MS, || {
+        ["author-ready", "author-refused"]
+            .into_iter()
+            .find_map(|id| find(root, id).map(|e| (id, text(&e))))
+    })
+    .await
+}
+
+#[wasm_bindgen_test]
+async fn a_challenge_made_in_the_builder_is_refused_until_it_grades_then_tried() {
+    let draft_key = "fencing-playground/v1/challenge-draft";
+    for key in [SOLVED_KEY, draft_key, "fencing-playground/sandbox-drafts/v1"] {
+        let _ = storage().remove_item(key);
+    }
+    let root = mount_at("#/sandbox?edit=gc-pause-unfenced").await;
+    let panel = shown(&root, "author").await;
+    panel.set_attribute("open", "").unwrap();
+    rendered().await;
+    // No option offered: the loader's reason reaches the author.
+    let (id, said) = check_authored(&root).await;
+    assert_eq!(id, "author-refused");
+    assert!(said.contains("no options"), "{said}");
+    // Only a watchdog: it pauses with the process, so no design is safe.
+    tick(&root, "key", "fence-the-pause/watchdog").await;
+    let (id, said) = check_authored(&root).await;
+    assert_eq!(id, "author-refused");
+    assert!(said.contains("No combination"), "{said}");
+    // With the guard on offer too, par is the guard's cost, found by the search.
+    tick(&root, "key", "fence-the-pause/guard-lt").await;
+    let (id, said) = check_authored(&root).await;
+    assert_eq!(id, "author-ready", "{said}");
+    assert!(said.contains("par is 1") && said.contains("WHERE last_fence"), "{said}");
+    // Tried as a learner: the file is kept, the page grades it like a built-in.
+    click(&root, "author-try").await;
+    let kept = storage().get_item(draft_key).unwrap().expect("the draft challenge kept");
+    assert!(kept.contains("\"scenario\"") && kept.contains("\"par\": 1"), "{kept}");
+    let page = mount_at("#/challenge/draft").await;
+    shown(&page, "challenge").await;
+    click(&page, "option-watchdog").await;
+    click(&page, "challenge-check").await;
+    shown(&page, "challenge-hint").await;
+    click(&page, "option-watchdog").await;
+    click(&page, "option-guard-lt").await;
+    click(&page, "challenge-check").await;
+    shown(&page, "challenge-solved").await;
+    assert_eq!(text(&find(&page, "challenge-back").unwrap()), "← Back to the lesson builder");
+    // An author's draft is not one of the chapter's challenges: nothing kept as solved.
+    assert_eq!(storage().get_item(SOLVED_KEY).unwrap(), None);
+    let _ = storage().remove_item(draft_key);
+    // With nothing kept, the draft page says where to make one.
+    let page = mount_at("#/challenge/draft").await;
+    let said = text(&shown(&page, "challenge-error").await);
+    assert!(said.contains("lesson builder"), "{said}");
 }

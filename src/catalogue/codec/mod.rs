@@ -88,6 +88,11 @@ impl Json {
         // involved.
         serde_json::to_string_pretty(&self.0).unwrap_or_default()
     }
+
+    /// The value itself (to place inside another file, as a challenge carries its design).
+    pub fn into_value(self) -> serde_json::Value {
+        self.0
+    }
 }
 
 /// `value` as JSON, without the members that are not set: the format reads a missing

@@ -3,6 +3,7 @@
 //! SQL consoles. It renders `sandbox::Editor` and `sandbox::Preview` and keeps drafts in
 //! storage and in the link; it never simulates, lints or parses a scenario itself.
 
+mod author;
 mod bars;
 mod consoles;
 mod effects;
@@ -203,6 +204,9 @@ fn ScenarioEditor() -> Html {
                     <p class="note">{ m.lab("sandbox.compare_note") }</p>
                     <crate::ui::compare::Compare scenario={s} back={Some(AttrValue::from("#/sandbox"))} />
                 </div>
+            }
+            if let Some(s) = runnable.clone() {
+                <author::ChallengeAuthor scenario={Rc::new(s)} />
             }
             <div class="editor-grid">
                 <div class="form" data-testid="sandbox-form">

@@ -166,7 +166,7 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
                     html! {
                         <circle class={classes!("event", tag, (*selected == Some(i)).then_some("selected"))} cx={px(x(event.at_ms))} cy={px(y + LANE_H / 2.0)} r="4"
                             data-testid="sandbox-event" data-kind={tag} pointer-events={through} onclick={pick(i)}>
-                            <title>{ format!("{} ms: {} ({name}){}", event.at_ms, m.tag(tag), reply_words(&event.reply)) }</title>
+                            <title>{ format!("{} ms: {} ({name}){}", event.at_ms, m.tag(tag), reply_words(&m, event)) }</title>
                         </circle>
                     }
                 }) }
@@ -181,12 +181,17 @@ pub(super) fn Preview(props: &PreviewProps) -> Html {
     }
 }
 
-/// An event's reply, when it is short enough to read in a list (a renewal that failed
-/// answers 0: "renewed → 0").
-fn reply_words(reply: &str) -> String {
-    match reply.is_empty() || reply.chars().count() > 24 {
+/// What an event answered, when it is short enough to read in a list (a renewal that
+/// failed answers 0: "renewed → 0"): a command's reply as the server gave it, a worker's
+/// own fact ("running again") in the reader's language.
+fn reply_words(m: &crate::i18n::Messages, event: &crate::sim::event::Event) -> String {
+    let (said, longest) = match event.command.is_empty() && !event.note.key.is_empty() {
+        true => (m.note(&event.note), 40),
+        false => (event.reply.clone(), 24),
+    };
+    match said.is_empty() || said.chars().count() > longest {
         true => String::new(),
-        false => format!(" → {reply}"),
+        false => format!(" → {said}"),
     }
 }
 
@@ -356,7 +361,7 @@ fn event_picker(
                 <select data-testid="sandbox-pick-event" onchange={on_pick_event}>
                     <option value="" selected={selected.is_none()}>{ "…" }</option>
                     { for p.trace.events().iter().enumerate().map(|(i, e)| html! {
-                        <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{} ms · {} · {}{}", e.at_ms, p.trace.actor_name(e.actor), m.tag(e.kind.tag()), reply_words(&e.reply)) }</option>
+                        <option value={i.to_string()} selected={selected == Some(i)}>{ format!("{} ms · {} · {}{}", e.at_ms, p.trace.actor_name(e.actor), m.tag(e.kind.tag()), reply_words(m, e)) }</option>
                     }) }
                 </select>
             </label>
