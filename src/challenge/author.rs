@@ -86,13 +86,18 @@ pub struct Ready {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shown {
-    Options(Vec<String>),
+    /// The cheapest safe combinations (menu keys), each at par: the first is shown as the
+    /// answer, the others as designs a learner may find too.
+    Options(Vec<Vec<String>>),
     Pauses(Vec<Fault>),
 }
 
 /// Why the challenge cannot go to a learner as it stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {
+    /// Fix it: no option offered, or no rule to keep.
+    NoOptions,
+    NoRules,
     /// The challenge loader's reason (the field and why).
     File(String),
     /// Fix it: no schedule within the bounds breaks the design as given.
@@ -364,6 +369,12 @@ impl Author {
     /// options must be safe (the cheapest is par), a break's design must keep the rule and
     /// the search must break it within the budget (the fewest pauses is par).
     pub fn check(&self, scenario: &Scenario) -> Result<Ready, Refusal> {
+        if self.sort == Sort::Fix && self.offered.is_empty() {
+            return Err(Refusal::NoOptions);
+        }
+        if self.sort == Sort::Fix && self.keep.is_empty() {
+            return Err(Refusal::NoRules);
+        }
         // Read back as a page reads the file: its own design first (not `parse`, which
         // would link every built-in lesson into the page's bundle to look one up).
         let text = self.file(scenario, 0);
@@ -378,16 +389,27 @@ impl Author {
                     return Err(Refusal::AlreadySafe);
                 };
                 let property = counterexample.property;
+                let mut cheapest: Option<(u32, u64, Vec<Vec<String>>)> = None;
                 for (cost, chosen) in combinations(&challenge, options) {
-                    if let Some(FixResult::Safe { schedules, .. }) = challenge.grade_fix(&chosen) {
-                        return Ok(Ready {
-                            file: self.file(scenario, cost),
-                            par: cost,
-                            property,
-                            shown: Shown::Options(self.keys_of(&challenge, &chosen)),
-                            schedules,
-                        });
+                    if cheapest.as_ref().is_some_and(|(par, ..)| cost > *par) {
+                        break;
                     }
+                    if let Some(FixResult::Safe { schedules, .. }) = challenge.grade_fix(&chosen) {
+                        let keys = self.keys_of(&challenge, &chosen);
+                        match &mut cheapest {
+                            Some((_, _, found)) => found.push(keys),
+                            None => cheapest = Some((cost, schedules, vec![keys])),
+                        }
+                    }
+                }
+                if let Some((par, schedules, found)) = cheapest {
+                    return Ok(Ready {
+                        file: self.file(scenario, par),
+                        par,
+                        property,
+                        shown: Shown::Options(found),
+                        schedules,
+                    });
                 }
                 Err(Refusal::NothingSafe)
             }

@@ -371,9 +371,48 @@ fn a_third_worker_marks_the_sentences_it_makes_untrue() {
     assert_eq!(three.error(), None);
     let marks = story::marks(&sim::run(&three.scenario.setup), &three.scenario);
     assert!(
-        marks.iter().any(|m| matches!(m.place, Place::Narration(_)) && m.why.contains("B's grant")),
+        marks.iter().any(
+            |m| matches!(m.place, Place::Narration(_)) && m.why.english().contains("B's grant")
+        ),
         "{marks:#?}"
     );
+    // Each mark is said in the reader's language: the same facts, the pack's words.
+    let pack = |lang: &str| {
+        let path = format!("{}/static/i18n/{lang}.json", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).expect("a pack");
+        crate::i18n::parse_pack(&text).expect("the pack reads")
+    };
+    let grant = marks.iter().find(|m| m.why.english().contains("B's grant")).expect("a mark");
+    let english = grant.why.english();
+    assert!(english.contains("the run's grants: A token 33"), "{english}");
+    for (lang, words) in [
+        (crate::lang::Lang::Id, "pemberian lock dalam run ini: A token 33"),
+        (crate::lang::Lang::Vi, "các lần cấp lock của lần chạy: A token 33"),
+    ] {
+        let m = crate::i18n::Messages::with_pack(lang, pack(lang.code()));
+        let said = grant.why.render(&m);
+        assert!(said.contains(words) && !said.contains("grant #"), "{said}");
+        // A worker's own fact, recorded in English as its reply, is said in the pack's words;
+        // a server's reply stays as the server gave it.
+        let at = crate::catalogue::lesson::Anchor {
+            event: Some("resumed".to_owned()),
+            actor: Some("A".to_owned()),
+            nth: None,
+            at_ms: None,
+        };
+        let resumed = story::describe(&crate::catalogue::lesson::Fact::Event {
+            at: at.clone(),
+            reply: Some("running again".into()),
+        });
+        let note = crate::sim::event::Note::new("sim.resumed", Vec::new());
+        assert!(resumed.render(&m).contains(&m.note(&note)), "{}", resumed.render(&m));
+        assert!(!resumed.render(&m).contains("running"));
+        let ok = story::describe(&crate::catalogue::lesson::Fact::Event {
+            at,
+            reply: Some("OK".into()),
+        });
+        assert!(ok.render(&m).contains("“OK”"), "{}", ok.render(&m));
+    }
     // A paragraph the author pins to an event starts with that event's facts, so it is
     // checked like the built-ins' from then on.
     let trace = sim::run(&three.scenario.setup);

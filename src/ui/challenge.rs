@@ -413,7 +413,7 @@ fn grade_html(m: &Messages, c: &Challenge, grade: &Grade) -> Html {
             // damaged in that run: say why the challenge still counts it.
             let hazard = matches!(property, Property::TokenUnique | Property::TokenOrder);
             html! {
-                <div class="verdict broken" data-testid="challenge-broken">
+                <div class="verdict bad broken" data-testid="challenge-broken">
                     <p>{ m.labf("challenge.broken", &[("property", &property_text(m, property))]) }</p>
                     if hazard { <p data-testid="challenge-hazard">{ m.lab("challenge.hazard") }</p> }
                     <p class="hint" data-testid="challenge-hint"><strong>{ m.lab("challenge.hint") }</strong>{ " " }{ hint }</p>

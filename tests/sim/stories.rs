@@ -115,7 +115,7 @@ fn failover_hands_out_token_50_twice_and_strict_lt_accepts_only_the_first() {
         expect![[r#"
             #0       0.000 s  A        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 A-e8ffc4441451 30000 -> [1, 50]
             #1       0.100 s  redis-1  node-crashed    power lost
-            #2       1.100 s  redis-2  promoted        REPLICAOF NO ONE -> promoted after redis-2 lost its primary; now expires keys on its own clock
+            #2       1.100 s  redis-2  promoted        REPLICAOF NO ONE -> OK
             #3       2.000 s  B        granted         EVAL <acquire> 2 lock:order:42 fence:order:42 B-55613ff287e7 30000 -> [1, 50]
             #4       2.000 s  checker  violation       VIOLATION token-unique: token 50 was issued twice: to A at 0.000 s and again to B at 2.000 s  (after #0, #3)
             #5       2.000 s  checker  overlap         A and B both believe they hold the lock  (after #0, #3)

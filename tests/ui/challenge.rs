@@ -204,7 +204,7 @@ async fn a_challenge_made_in_the_builder_is_refused_until_it_grades_then_tried()
     // No option offered: the loader's reason reaches the author.
     let (id, said) = check_authored(&root).await;
     assert_eq!(id, "author-refused");
-    assert!(said.contains("no options"), "{said}");
+    assert!(said.contains("Nothing to choose from"), "{said}");
     // Only a watchdog: it pauses with the process, so no design is safe.
     tick(&root, "key", "fence-the-pause/watchdog").await;
     let (id, said) = check_authored(&root).await;

@@ -50,10 +50,9 @@ const ENGLISH: &[&str] = &[
     "drawn",
 ];
 
-/// The views a learner meets, each as a link without its language. The lesson builder
-/// (`#/sandbox`) is not here yet: its facts and checked claims (`A's grant #1 carried token
-/// 33`) and the workers' replies in its event picker (`program finished`) are still English
-/// (issue 34, item 3, open); its template list and event names are translated.
+/// The views a learner meets, each as a link without its language: the lesson builder on
+/// a copy of a built-in too (its facts, anchors, marks and event list are said in the
+/// reader's language; the scenario's own texts are the author's, in the form's fields).
 const VIEWS: &[&str] = &[
     "#/",
     "#/s/gc-pause-fenced?t=40000",
@@ -66,6 +65,7 @@ const VIEWS: &[&str] = &[
     "#/challenge/outlast-the-watchdog",
     "#/explore",
     "#/break/gc-pause-fenced",
+    "#/sandbox?edit=gc-pause-fenced",
 ];
 
 /// The English words of `root`'s text outside code, commands and replies, each with the

@@ -35,7 +35,7 @@ fn a_fix_authored_in_the_builder_fails_as_given_and_its_par_is_the_cheapest_safe
     let ready = result.expect("a challenge that grades");
     assert_eq!(ready.par, 1);
     assert_eq!(ready.property, Property::NoStaleAccept);
-    assert_eq!(ready.shown, Shown::Options(vec!["fence-the-pause/guard-lt".to_owned()]));
+    assert_eq!(ready.shown, Shown::Options(vec![vec!["fence-the-pause/guard-lt".to_owned()]]));
     // The file carries its design, loads as any challenge file does, and grades the same.
     assert!(matches!(design_of(&ready.file), Ok(Design::Own(_))));
     let c = parse(&ready.file).expect("the written file loads");
@@ -63,11 +63,21 @@ fn a_fix_that_cannot_be_graded_is_refused_with_the_reason() {
     let (_, result) =
         fix("gc-pause-unfenced", &["fence-the-pause/watchdog"], &[Property::NoStaleAccept]);
     assert_eq!(result, Err(Refusal::NothingSafe));
-    // The loader's own reasons reach the author: no option, no rule.
+    // No option, no rule: said before the file is written.
     let (_, result) = fix("gc-pause-unfenced", &[], &[Property::NoStaleAccept]);
-    assert!(matches!(result, Err(Refusal::File(why)) if why.contains("no options")));
+    assert_eq!(result, Err(Refusal::NoOptions));
     let (_, result) = fix("gc-pause-unfenced", &["fence-the-pause/guard-lt"], &[]);
-    assert!(matches!(result, Err(Refusal::File(why)) if why.contains("no properties")));
+    assert_eq!(result, Err(Refusal::NoRules));
+    // Two designs safe at par: both are shown, the author sees the learner may take either.
+    let (_, result) = fix(
+        "gc-pause-unfenced",
+        &["fence-the-pause/guard-lt", "counter-not-uuid/guard-le", "fence-the-pause/watchdog"],
+        &[Property::NoStaleAccept],
+    );
+    let ready = result.expect("a challenge that grades");
+    assert_eq!(ready.par, 1);
+    let Shown::Options(found) = &ready.shown else { panic!("a fix shows options") };
+    assert_eq!(found.len(), 2, "{found:?}");
     // An option that changes nothing here is not on offer, and the loader would refuse it.
     let fenced = lesson("gc-pause-fenced");
     let offered: Vec<String> = useful(&fenced).into_iter().map(|o| o.key).collect();

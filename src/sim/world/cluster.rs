@@ -2,6 +2,7 @@
 //! crashes and restarts with persistence, expiry, partitions and network delay. It knows
 //! nothing of workers' programs.
 
+use super::record::Said;
 use super::{Action, World};
 use crate::sim::event::{Actor, EventKind};
 use crate::sim::id::{EventId, NodeId, WorkerId};
@@ -243,12 +244,15 @@ impl<'s> World<'s> {
         self.state.nodes[c.index()].role = Role::Primary;
         self.state.primary = Some(c);
         let node = self.state.nodes[c.index()].name.clone();
-        let text = self.say("sim.promoted", vec![("node", node)]);
-        self.emit(
+        let said = self.say("sim.promoted", vec![("node", node)]);
+        // Sentinel promotes with REPLICAOF NO ONE, which Redis answers +OK; what the
+        // promotion means is the event's note, not its reply.
+        self.emit_because(
             Actor::Node(c),
             EventKind::Promoted,
             "REPLICAOF NO ONE".to_owned(),
-            text,
+            "OK".to_owned(),
+            Said { text: String::new(), note: said.note },
             Vec::new(),
         );
     }

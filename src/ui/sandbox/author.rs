@@ -27,6 +27,8 @@ impl Update for Author {
 pub(super) struct AuthorProps {
     /// The builder's scenario as it last ran.
     pub(super) scenario: Rc<Scenario>,
+    /// Whether its title or summary is still a template's (it may tell another run).
+    pub(super) inherited: bool,
 }
 
 /// The panel. Its form has one listener: each field names itself (`data-field`, and
@@ -75,6 +77,9 @@ pub(super) fn ChallengeAuthor(props: &AuthorProps) -> Html {
             <label>{ m.lab("challenge.author.story") }
                 <textarea rows="3" data-testid="author-story" data-field="story" value={a.story.clone()} placeholder={s.summary.clone()} />
             </label>
+            if props.inherited && (a.title.trim().is_empty() || a.story.trim().is_empty()) {
+                <p class="field-error" data-testid="author-inherited">{ m.lab("challenge.author.inherited") }</p>
+            }
             { body }
             <p><button class="primary" data-testid="author-check" onclick={on_check} disabled={a.phase == Phase::Checking}>{ m.lab("challenge.author.check") }</button></p>
             { outcome(&m, a, s) }
@@ -204,6 +209,8 @@ fn outcome(m: &Messages, a: &Author, s: &Scenario) -> Html {
         }
         Phase::Checked(Err(refusal)) => {
             let why = match refusal {
+                Refusal::NoOptions => m.lab("challenge.author.refused.no_options"),
+                Refusal::NoRules => m.lab("challenge.author.refused.no_rules"),
                 Refusal::File(why) => m.labf("challenge.author.refused.file", &[("why", why)]),
                 Refusal::AlreadySafe => m.lab("challenge.author.refused.safe"),
                 Refusal::NothingSafe => m.lab("challenge.author.refused.nothing_safe"),
@@ -220,21 +227,35 @@ fn outcome(m: &Messages, a: &Author, s: &Scenario) -> Html {
     let property = property_text(m, ready.property);
     let (par, schedules) = (ready.par.to_string(), m.count(ready.schedules));
     let found = match &ready.shown {
-        Shown::Options(ids) => {
-            let labels: Vec<String> = author::menu()
-                .into_iter()
-                .filter(|o| ids.contains(&o.key))
-                .map(|o| menu_text(m, &o.key, "label", &o.label))
-                .collect();
-            m.labf(
+        Shown::Options(found) => {
+            let menu = author::menu();
+            let labels = |keys: &[String]| -> String {
+                let words: Vec<String> = menu
+                    .iter()
+                    .filter(|o| keys.contains(&o.key))
+                    .map(|o| menu_text(m, &o.key, "label", &o.label))
+                    .collect();
+                words.join("; ")
+            };
+            let first = found.first().map_or_else(String::new, |k| labels(k));
+            let mut said = m.labf(
                 "challenge.author.ready.fix",
                 &[
                     ("property", &property),
-                    ("options", &labels.join("; ")),
+                    ("options", &first),
                     ("par", &par),
                     ("schedules", &schedules),
                 ],
-            )
+            );
+            if found.len() > 1 {
+                let others: Vec<String> =
+                    found[1..].iter().map(|k| format!("“{}”", labels(k))).collect();
+                said.push(' ');
+                said.push_str(
+                    &m.labf("challenge.author.ready.also", &[("designs", &others.join(", "))]),
+                );
+            }
+            said
         }
         Shown::Pauses(pauses) => {
             let list: Vec<String> = pauses.iter().map(|f| pause_text(m, s, f)).collect();

@@ -206,7 +206,7 @@ fn ScenarioEditor() -> Html {
                 </div>
             }
             if let Some(s) = runnable.clone() {
-                <author::ChallengeAuthor scenario={Rc::new(s)} />
+                <author::ChallengeAuthor inherited={editor.is_inherited(&s.title) || editor.is_inherited(&s.summary)} scenario={Rc::new(s)} />
             }
             <div class="editor-grid">
                 <div class="form" data-testid="sandbox-form">

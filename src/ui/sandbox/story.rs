@@ -55,8 +55,8 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
         html! {
             <ul class="marks" data-testid="sandbox-marks">
                 { for found.iter().map(|mk| match mk.kind {
-                    MarkKind::Untrue => html! { <li class="bad" data-testid="sandbox-mark">{ m.labf("sandbox.untrue", &[("why", &mk.why)]) }</li> },
-                    MarkKind::Unchecked => html! { <li class="unchecked" data-testid="sandbox-unchecked">{ m.labf("sandbox.unchecked", &[("why", &mk.why)]) }</li> },
+                    MarkKind::Untrue => html! { <li class="bad" data-testid="sandbox-mark">{ m.labf("sandbox.untrue", &[("why", &mk.why.render(&m))]) }</li> },
+                    MarkKind::Unchecked => html! { <li class="unchecked" data-testid="sandbox-unchecked">{ m.labf("sandbox.unchecked", &[("why", &mk.why.render(&m))]) }</li> },
                 }) }
             </ul>
         }
@@ -120,13 +120,13 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
             <ol class="narration">
                 { for s.narration.iter().enumerate().map(|(i, n)| html! {
                     <li data-testid="sandbox-paragraph">
-                        <span class="anchor">{ anchor_words(&n.at) }</span>{ " " }
+                        <span class="anchor">{ anchor_words(&n.at).render(&m) }</span>{ " " }
                         <button aria-label={m.lab("sandbox.remove")} onclick={click(Action::RemoveNarration(i))}>{ "✕" }</button>
                         <textarea rows="2" value={n.text.clone()} aria-label={m.labf("sandbox.paragraph", &[("n", &(i + 1).to_string())])}
                             data-testid="sandbox-paragraph-text" onchange={emit(Rc::new(move |v| Action::SetNarration(i, v)), true)} />
                         { inherited(&n.text) }
                         if !n.facts.is_empty() {
-                            <small class="facts">{ m.labf("sandbox.checked_by", &[("facts", &n.facts.iter().map(describe).collect::<Vec<_>>().join("; "))]) }</small>
+                            <small class="facts">{ m.labf("sandbox.checked_by", &[("facts", &n.facts.iter().map(|f| describe(f).render(&m)).collect::<Vec<_>>().join("; "))]) }</small>
                         }
                         { marks_at(Place::Narration(i)) }
                     </li>
@@ -136,7 +136,7 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
             <ol class="prompts">
                 { for s.prompts.iter().enumerate().map(|(i, p)| html! {
                     <li data-testid="sandbox-prompt">
-                        <span class="anchor">{ anchor_words(&p.at) }</span>{ " " }
+                        <span class="anchor">{ anchor_words(&p.at).render(&m) }</span>{ " " }
                         <button aria-label={m.lab("sandbox.remove")} onclick={click(Action::RemovePrompt(i))}>{ "✕" }</button>
                         <label class="field wide"><span>{ m.lab("sandbox.question") }</span>
                             <input value={p.question.clone()} data-testid="sandbox-question" onchange={emit(Rc::new(move |v| Action::SetPrompt(i, PromptPart::Question, v)), false)} />
@@ -154,7 +154,7 @@ pub(super) fn StoryForm(props: &StoryProps) -> Html {
                             <button onclick={click(Action::AddOption(i))}>{ m.lab("sandbox.add_option") }</button>
                         </fieldset>
                         if !p.facts.is_empty() {
-                            <small class="facts">{ m.labf("sandbox.checked_by", &[("facts", &p.facts.iter().map(describe).collect::<Vec<_>>().join("; "))]) }</small>
+                            <small class="facts">{ m.labf("sandbox.checked_by", &[("facts", &p.facts.iter().map(|f| describe(f).render(&m)).collect::<Vec<_>>().join("; "))]) }</small>
                         }
                         <label class="field wide"><span>{ m.lab("sandbox.explanation") }</span>
                             <textarea rows="2" value={p.explanation.clone()} onchange={emit(Rc::new(move |v| Action::SetPrompt(i, PromptPart::Explanation, v)), true)} />
