@@ -1,7 +1,8 @@
 //! Warnings about a scenario that loads but does not do what its author meant: anchors
 //! that never fire in this run, faults and starts after the run ends, a fault on a step
 //! the program does not have; and "did you mean" for a member name the loader refused.
-//! Pure: it reads the scenario and its trace.
+//! Pure: it reads the scenario and its trace. Warnings are [`Said`]s, so the page says them
+//! in the reader's language; the loader's own errors stay as the loader words them.
 
 use crate::catalogue::anchor;
 use crate::catalogue::codec::LoadError;
@@ -12,24 +13,30 @@ use crate::sim::event::TAGS;
 use crate::sim::scenario::Fault;
 use serde_json::Value;
 
+use super::story::{Said, text};
+
 /// One warning, with the path of what it is about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Warning {
     pub path: String,
-    pub message: String,
+    pub message: Said,
 }
 
 /// Everything in `s` that its run `trace` makes suspicious, in file order.
 pub fn lint(s: &Scenario, trace: &Trace) -> Vec<Warning> {
     let mut out = Vec::new();
-    let mut warn = |path: String, message: String| out.push(Warning { path, message });
+    let mut warn = |path: String, message: Said| out.push(Warning { path, message });
     for (i, w) in s.setup.workers.iter().enumerate() {
         if w.start_ms >= s.setup.until_ms {
             warn(
                 format!("$.workers[{i}].start_ms"),
-                format!(
-                    "{} starts at {} ms, when the run has already ended ({} ms)",
-                    w.name, w.start_ms, s.setup.until_ms
+                Said::new(
+                    "sandbox.lint.start_after_end",
+                    vec![
+                        ("worker", text(&w.name)),
+                        ("at", text(w.start_ms)),
+                        ("end", text(s.setup.until_ms)),
+                    ],
                 ),
             );
         }
@@ -41,9 +48,9 @@ pub fn lint(s: &Scenario, trace: &Trace) -> Vec<Warning> {
         {
             warn(
                 format!("$.faults[{k}].at_ms"),
-                format!(
-                    "this fault is at {at_ms} ms, after the run ends at {} ms: it never happens",
-                    s.setup.until_ms
+                Said::new(
+                    "sandbox.lint.fault_after_end",
+                    vec![("at", text(at_ms)), ("end", text(s.setup.until_ms))],
                 ),
             );
         }
@@ -53,10 +60,13 @@ pub fn lint(s: &Scenario, trace: &Trace) -> Vec<Warning> {
         {
             warn(
                 format!("$.faults[{k}].step"),
-                format!(
-                    "step {step} is beyond {}'s program, which has {} steps (counted from 0)",
-                    w.name,
-                    w.program.len()
+                Said::new(
+                    "sandbox.lint.step_beyond",
+                    vec![
+                        ("step", text(step)),
+                        ("worker", text(&w.name)),
+                        ("n", text(w.program.len())),
+                    ],
                 ),
             );
         }
@@ -66,7 +76,7 @@ pub fn lint(s: &Scenario, trace: &Trace) -> Vec<Warning> {
             warn(format!("$.narration[{i}].at"), message);
         }
         if n.text.trim().is_empty() {
-            warn(format!("$.narration[{i}].text"), "this paragraph has no text yet".to_owned());
+            warn(format!("$.narration[{i}].text"), Said::new("sandbox.lint.no_text", Vec::new()));
         }
     }
     for (i, p) in s.prompts.iter().enumerate() {
@@ -74,10 +84,7 @@ pub fn lint(s: &Scenario, trace: &Trace) -> Vec<Warning> {
             warn(format!("$.prompts[{i}].at"), message);
         }
         if p.question.trim().is_empty() || p.options.iter().any(|o| o.trim().is_empty()) {
-            warn(
-                format!("$.prompts[{i}]"),
-                "this prompt has an empty question or option".to_owned(),
-            );
+            warn(format!("$.prompts[{i}]"), Said::new("sandbox.lint.empty_prompt", Vec::new()));
         }
     }
     out
@@ -85,16 +92,16 @@ pub fn lint(s: &Scenario, trace: &Trace) -> Vec<Warning> {
 
 /// Where a path is, in the words of the form: "Paragraph 2", "Fault 1 (pause)",
 /// "Worker C", "Prompt 1"; the path itself for anything else.
-pub fn place(s: &Scenario, path: &str) -> String {
+pub fn place(s: &Scenario, path: &str) -> Said {
     let index = |list: &str| -> Option<usize> {
         let rest = path.strip_prefix(&format!("$.{list}["))?;
         rest.split(']').next()?.parse().ok()
     };
     if let Some(i) = index("narration") {
-        return format!("Paragraph {}", i + 1);
+        return Said::new("sandbox.place.paragraph", vec![("n", text(i + 1))]);
     }
     if let Some(i) = index("prompts") {
-        return format!("Prompt {}", i + 1);
+        return Said::new("sandbox.place.prompt", vec![("n", text(i + 1))]);
     }
     if let Some(k) = index("faults") {
         let kind = s
@@ -102,27 +109,32 @@ pub fn place(s: &Scenario, path: &str) -> String {
             .faults
             .get(k)
             .map(|f| super::row_kind(&crate::catalogue::codec::fault_text(&s.setup, f)));
-        return format!("Fault {} ({})", k + 1, kind.unwrap_or_default());
+        let kind = text(kind.unwrap_or_default());
+        return Said::new("sandbox.place.fault", vec![("n", text(k + 1)), ("kind", kind)]);
     }
     if let Some(i) = index("workers") {
-        return format!("Worker {}", s.setup.workers.get(i).map_or("?", |w| w.name.as_str()));
+        let name = s.setup.workers.get(i).map_or("?", |w| w.name.as_str());
+        return Said::new("sandbox.place.worker", vec![("name", text(name))]);
     }
-    path.to_owned()
+    Said::new("sandbox.why.text", vec![("why", text(path))])
 }
 
 /// Why an anchor finds no event in this run, with a "did you mean" where one fits.
-pub fn anchor_problem(s: &Scenario, trace: &Trace, anchor: &Anchor) -> Option<String> {
+pub fn anchor_problem(s: &Scenario, trace: &Trace, anchor: &Anchor) -> Option<Said> {
     if anchor::find(trace, anchor).is_some() {
         return None;
     }
     if let Some(at_ms) = anchor.at_ms {
-        return Some(format!("nothing happens at or after {at_ms} ms in this run"));
+        return Some(Said::new("sandbox.lint.nothing_after", vec![("at", text(at_ms))]));
     }
     let tag = anchor.event.as_deref().unwrap_or("");
     if !TAGS.contains(&tag) {
         return Some(match did_you_mean(tag, TAGS.iter().copied()) {
-            Some(near) => format!("`{tag}` is not an event kind; did you mean `{near}`?"),
-            None => format!("`{tag}` is not an event kind (see the format documentation)"),
+            Some(near) => Said::new(
+                "sandbox.lint.no_kind_near",
+                vec![("tag", text(tag)), ("near", text(near))],
+            ),
+            None => Said::new("sandbox.lint.no_kind", vec![("tag", text(tag))]),
         });
     }
     let of_kind: Vec<String> = trace
@@ -137,27 +149,44 @@ pub fn anchor_problem(s: &Scenario, trace: &Trace, anchor: &Anchor) -> Option<St
         names.extend(["tokens", "db", "gateway", "storage", "dlq", "checker"].map(str::to_owned));
         if !names.iter().any(|n| n == actor) {
             return Some(match did_you_mean(actor, names.iter().map(String::as_str)) {
-                Some(near) => format!("no actor is called `{actor}`; did you mean `{near}`?"),
-                None => format!("no actor is called `{actor}` (actors: {})", names.join(", ")),
+                Some(near) => Said::new(
+                    "sandbox.lint.no_actor_near",
+                    vec![("actor", text(actor)), ("near", text(near))],
+                ),
+                None => Said::new(
+                    "sandbox.lint.no_actor",
+                    vec![("actor", text(actor)), ("names", text(names.join(", ")))],
+                ),
             });
         }
         let by_actor = of_kind.iter().filter(|a| *a == actor).count();
         if by_actor == 0 && !of_kind.is_empty() {
             let mut by: Vec<&str> = of_kind.iter().map(String::as_str).collect();
             by.dedup();
-            return Some(format!(
-                "`{tag}` events in this run are recorded by {}, not by {actor}",
-                by.join(", ")
+            return Some(Said::new(
+                "sandbox.lint.other_actor",
+                vec![("tag", text(tag)), ("by", text(by.join(", "))), ("actor", text(actor))],
             ));
         }
         let nth = anchor.nth.unwrap_or(1);
         if by_actor > 0 {
-            return Some(format!("this run has {by_actor} `{tag}` event(s) by {actor}, not {nth}"));
+            return Some(Said::new(
+                "sandbox.lint.fewer_by",
+                vec![
+                    ("n", text(by_actor)),
+                    ("tag", text(tag)),
+                    ("actor", text(actor)),
+                    ("nth", text(nth)),
+                ],
+            ));
         }
     }
     match of_kind.len() {
-        0 => Some(format!("this run has no `{tag}` event")),
-        n => Some(format!("this run has {n} `{tag}` event(s), not {}", anchor.nth.unwrap_or(1))),
+        0 => Some(Said::new("sandbox.lint.none_of_kind", vec![("tag", text(tag))])),
+        n => Some(Said::new(
+            "sandbox.lint.fewer",
+            vec![("n", text(n)), ("tag", text(tag)), ("nth", text(anchor.nth.unwrap_or(1)))],
+        )),
     }
 }
 

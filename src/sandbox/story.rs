@@ -34,7 +34,7 @@ pub enum Part {
 }
 
 impl Said {
-    fn new(key: &'static str, args: Vec<(&'static str, Part)>) -> Said {
+    pub(crate) fn new(key: &'static str, args: Vec<(&'static str, Part)>) -> Said {
         Said { key, args }
     }
 
@@ -75,7 +75,7 @@ fn reply_words(m: &Messages, reply: &str) -> String {
     note.map_or_else(|| reply.to_owned(), |note| m.note(&note))
 }
 
-fn text(value: impl ToString) -> Part {
+pub(crate) fn text(value: impl ToString) -> Part {
     Part::Text(value.to_string())
 }
 

@@ -338,7 +338,7 @@ fn outcome_and_lint(m: &crate::i18n::Messages, p: &crate::sandbox::Preview) -> H
         if !p.warnings.is_empty() {
             <ul class="lint" data-testid="sandbox-lint" aria-label={m.lab("sandbox.lint")}>
                 { for p.warnings.iter().map(|w| html! {
-                    <li data-testid="sandbox-warning" data-path={w.path.clone()}><strong>{ crate::sandbox::lint::place(&p.scenario, &w.path) }</strong>{ ": " }{ &w.message }</li>
+                    <li data-testid="sandbox-warning" data-path={w.path.clone()}><strong>{ crate::sandbox::lint::place(&p.scenario, &w.path).render(m) }</strong>{ ": " }{ w.message.render(m) }</li>
                 }) }
             </ul>
         }
