@@ -6,7 +6,7 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
 
-use crate::support::{click, find, install_packs, mount_at, until_within};
+use crate::support::{click, find, find_all, install_packs, mount_at, until_within};
 
 /// English words that never belong in an Indonesian or Vietnamese sentence here.
 const ENGLISH: &[&str] = &[
@@ -137,4 +137,36 @@ fn the_check_sees_an_english_sentence() {
     let problems = english_in(&root);
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(problems[0].starts_with("\"paused\""), "{problems:?}");
+}
+
+/// The event log (the timeline's text alternative) is read too: each line's time, kind and
+/// prose are outside `code`, so the check above sees them; only the command and the reply
+/// are code.
+#[wasm_bindgen_test]
+async fn the_event_log_is_prose_in_the_readers_language_around_its_commands() {
+    install_packs();
+    for lang in ["id", "vi"] {
+        let root = mount_at(&format!("#/s/gc-pause-fenced?t=40000&lang={lang}")).await;
+        let lines = find_all(&root, "log-event");
+        assert!(lines.len() > 5, "{lang}: the log lists the run");
+        for line in &lines {
+            let copy: web_sys::Element =
+                line.clone_node_with_deep(true).unwrap().dyn_into().unwrap();
+            let code = copy.query_selector_all("code").unwrap();
+            for i in 0..code.length() {
+                if let Some(node) = code.get(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+                {
+                    node.remove();
+                }
+            }
+            let prose = copy.text_content().unwrap_or_default();
+            assert!(
+                prose.chars().any(char::is_alphabetic),
+                "{lang}: a line with no prose: {prose}"
+            );
+        }
+        // Times the reader's way: no three-decimal English seconds.
+        let all: String = lines.iter().map(|l| l.text_content().unwrap_or_default()).collect();
+        assert!(!all.contains(".000 s"), "{lang}: {all}");
+    }
 }

@@ -308,7 +308,13 @@ pub(crate) fn EventLog(props: &EventLogProps) -> Html {
         }
         lines.open("li", if id >= props.cursor { &[("class", "future")] } else { &[] });
         lines.open("button", &button);
-        lines.element("code", &[], &crate::sim::render::line(trace, event));
+        match m.lang {
+            // English reads the reference trace, as the command line and the files print it.
+            crate::lang::Lang::En => {
+                lines.element("code", &[], &crate::sim::render::line(trace, event));
+            }
+            _ => log_line(&mut lines, &m, trace, event),
+        }
         lines.close("button").close("li");
     }
     let onclick = {
@@ -337,6 +343,54 @@ pub(crate) fn EventLog(props: &EventLogProps) -> Html {
 }
 
 /// The events `from..to` the log lists out of `listed`: all of them, or `LOG_WINDOW`
+/// One event of the log in the reader's language: its time written their way, its kind's
+/// name and its prose from the pack; the command and the reply stay as the server saw them
+/// (in `code`), as do a finding's property and the event numbers.
+fn log_line(
+    o: &mut crate::markup::Markup,
+    m: &crate::i18n::Messages,
+    trace: &crate::sim::Trace,
+    event: &crate::sim::event::Event,
+) {
+    use crate::sim::event::EventKind;
+    let head = format!(
+        "#{:<4} {:>10}  {:<8} {}  ",
+        event.id.index(),
+        m.secs(event.at_ms),
+        trace.actor_name(event.actor),
+        m.tag(event.kind.tag())
+    );
+    o.text(&head);
+    let prose = m.note(&event.note);
+    match &event.kind {
+        EventKind::Violation { property, explanation } => {
+            o.element("code", &[], property.name());
+            o.text(&format!(": {}", if prose.is_empty() { explanation } else { &prose }));
+        }
+        EventKind::Warning { kind, explanation } => {
+            o.element("code", &[], kind.name());
+            o.text(&format!(": {}", if prose.is_empty() { explanation } else { &prose }));
+        }
+        _ if event.command.is_empty() => {
+            o.text(if prose.is_empty() { &event.reply } else { &prose });
+        }
+        _ => {
+            let sent = match event.reply.is_empty() {
+                true => event.command.clone(),
+                false => format!("{} -> {}", event.command, event.reply),
+            };
+            o.element("code", &[], &sent);
+            if !prose.is_empty() {
+                o.text(&format!("  # {prose}"));
+            }
+        }
+    }
+    if !event.causes.is_empty() {
+        let ids: Vec<String> = event.causes.iter().map(|id| format!("#{id}")).collect();
+        o.text(&format!("  ({})", m.tf("player.log_after", &[("ids", &ids.join(", "))])));
+    }
+}
+
 /// around the cursor (half before it), kept inside the run.
 fn log_window(listed: usize, cursor: usize) -> (usize, usize) {
     if listed <= LOG_WINDOW {
