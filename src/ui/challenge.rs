@@ -248,7 +248,7 @@ fn FixForm(props: &FormProps) -> Html {
             <p>{ keep_text(&m, properties) }</p>
             <ul class="options">{ for rows }</ul>
             <p class="bounds">{ bounds_text(&m, bounds.vary == crate::search::Vary::Times, bounds.max_added, &bounds.add) }</p>
-            { check_button(&m, &props.dispatch, busy) }
+            { check_button(&m, &props.dispatch, busy, "challenge.check") }
         </section>
     }
 }
@@ -281,7 +281,7 @@ fn BreakForm(props: &FormProps) -> Html {
             if room {
                 <DraftForm challenge={c.clone()} attempt={props.attempt.clone()} dispatch={props.dispatch.clone()} />
             }
-            { check_button(&m, &props.dispatch, busy) }
+            { check_button(&m, &props.dispatch, busy, "challenge.check_break") }
         </section>
     }
 }
@@ -508,14 +508,16 @@ fn report(m: &Messages, c: &Challenge, a: &Attempt, n: u32, grade: &Grade) {
     ));
 }
 
-fn check_button(m: &Messages, dispatch: &Callback<Action>, busy: bool) -> Html {
+/// The button that asks for a grade: `label` says what is checked (a fix's design, or the
+/// run with a break's pauses).
+fn check_button(m: &Messages, dispatch: &Callback<Action>, busy: bool, label: &str) -> Html {
     let check = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| {
             dispatch.emit(Action::Check { now_ms: js_sys::Date::now() })
         })
     };
-    html! { <p><button class="primary" onclick={check} disabled={busy} data-testid="challenge-check">{ m.lab("challenge.check") }</button></p> }
+    html! { <p><button class="primary" onclick={check} disabled={busy} data-testid="challenge-check">{ m.lab(label) }</button></p> }
 }
 
 /// The rule (or rules) a fix must keep.
