@@ -127,6 +127,12 @@ impl Messages {
         fill(&self.lab(key), args)
     }
 
+    /// An event's prose in this language, or what it answered where it has none.
+    pub fn prose_or_reply(&self, event: &crate::sim::event::Event) -> String {
+        let prose = self.note(&event.note);
+        if prose.is_empty() { event.reply.clone() } else { prose }
+    }
+
     /// The prose of a simulator event (a fact, a rejection's why, a finding) in this
     /// language; the English wording when the pack lacks it.
     pub fn note(&self, note: &crate::sim::event::Note) -> String {

@@ -161,43 +161,56 @@ pub struct Offerable {
 }
 
 /// Every option the built-in challenges offer, once each (by what it sets), in the
-/// chapter's order.
-pub fn menu() -> Vec<Offerable> {
-    let mut menu: Vec<Offerable> = Vec::new();
-    for (id, text) in super::files::FILES {
-        // Built-in files are checked by the tests; one that did not read would offer nothing.
-        let Ok(file) = serde_json::from_str::<super::File>(text) else { continue };
-        for o in &file.options {
-            let set = super::pairs(&o.set);
-            if menu.iter().any(|m| m.set == set) {
-                continue;
+/// chapter's order. Read from the compiled-in files once; the panel asks on every render.
+pub fn menu() -> &'static [Offerable] {
+    static MENU: std::sync::OnceLock<Vec<Offerable>> = std::sync::OnceLock::new();
+    MENU.get_or_init(|| {
+        let mut menu: Vec<Offerable> = Vec::new();
+        for (id, file) in builtins() {
+            for o in &file.options {
+                let set = super::pairs(&o.set);
+                if menu.iter().any(|m| m.set == set) {
+                    continue;
+                }
+                menu.push(Offerable {
+                    key: format!("{id}/{}", o.id),
+                    set,
+                    cost: o.cost,
+                    label: o.label.clone(),
+                    cost_text: o.cost_text.clone(),
+                });
             }
-            menu.push(Offerable {
-                key: format!("{id}/{}", o.id),
-                set,
-                cost: o.cost,
-                label: o.label.clone(),
-                cost_text: o.cost_text.clone(),
-            });
         }
-    }
-    menu
+        menu
+    })
 }
 
 /// The menu's options that change `scenario` (offering another would let a learner pay
 /// for nothing; the loader refuses it).
 pub fn useful(scenario: &Scenario) -> Vec<Offerable> {
     let plain = super::setup_for(scenario, []);
-    menu().into_iter().filter(|o| super::setup_for(scenario, &o.set) != plain).collect()
+    menu().iter().filter(|o| super::setup_for(scenario, &o.set) != plain).cloned().collect()
 }
 
 /// The hint a built-in challenge gives for breaking `property`: its key in the language
 /// packs and its English.
 pub fn builtin_hint(property: Property) -> Option<(String, String)> {
-    super::files::FILES.iter().find_map(|(id, text)| {
-        let file = serde_json::from_str::<super::File>(text).ok()?;
+    builtins().iter().find_map(|(id, file)| {
         let hint = file.hints.get(property.name())?.as_str()?.to_owned();
         Some((format!("c.{id}.hint.{}", property.name()), hint))
+    })
+}
+
+/// The built-in challenge files as written, read once.
+fn builtins() -> &'static [(&'static str, super::File)] {
+    static FILES: std::sync::OnceLock<Vec<(&'static str, super::File)>> =
+        std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        // Built-in files are checked by the tests; one that did not read would offer nothing.
+        super::files::FILES
+            .iter()
+            .filter_map(|(id, text)| Some((*id, serde_json::from_str(text).ok()?)))
+            .collect()
     })
 }
 
@@ -273,7 +286,7 @@ impl Author {
                 let at = self.offered.iter().position(|o| o.key == key);
                 match (on, at) {
                     (true, None) if self.offered.len() < OFFERS_MAX => {
-                        let Some(o) = menu().into_iter().find(|o| o.key == key) else { return };
+                        let Some(o) = menu().iter().find(|o| o.key == key) else { return };
                         self.offered.push(Offer { key, cost: o.cost });
                     }
                     (false, Some(i)) => drop(self.offered.remove(i)),

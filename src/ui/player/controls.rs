@@ -372,7 +372,7 @@ fn log_line(
             o.text(&format!(": {}", if prose.is_empty() { explanation } else { &prose }));
         }
         _ if event.command.is_empty() => {
-            o.text(if prose.is_empty() { &event.reply } else { &prose });
+            o.text(&m.prose_or_reply(event));
         }
         _ => {
             let sent = match event.reply.is_empty() {

@@ -81,8 +81,7 @@ pub(crate) fn PlayerPage(props: &PlayerPageProps) -> Html {
     let live = player
         .current_event()
         .map(|e| {
-            let prose = m.note(&e.note);
-            let said = if prose.is_empty() { e.reply.clone() } else { prose };
+            let said = m.prose_or_reply(e);
             let who = player.trace.actor_name(e.actor);
             format!("{} {who}: {} {said}", m.secs(e.at_ms), m.tag(e.kind.tag()))
         })

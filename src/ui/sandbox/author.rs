@@ -57,9 +57,11 @@ pub(super) fn ChallengeAuthor(props: &AuthorProps) -> Html {
         let dispatch = state.dispatcher();
         Callback::from(move |_: MouseEvent| dispatch.dispatch(Action::Check))
     };
+    // Which options change this scenario: a run of the setup per option, so once per draft.
+    let offerable = use_memo(props.scenario.clone(), |s| author::useful(s));
     let body = match a.sort {
         Sort::Break => break_fields(&m, a),
-        Sort::Fix => fix_fields(&m, a, s),
+        Sort::Fix => fix_fields(&m, a, &offerable),
     };
     html! {
         <details class="panel challenge-author" data-testid="author" onchange={on_field}>
@@ -105,8 +107,8 @@ fn break_fields(m: &Messages, a: &Author) -> Html {
 
 /// Fix it: the options offered and their costs, the rules kept with their hints, the
 /// bounds.
-fn fix_fields(m: &Messages, a: &Author, s: &Scenario) -> Html {
-    let offers = author::useful(s).into_iter().map(|o| {
+fn fix_fields(m: &Messages, a: &Author, offerable: &[author::Offerable]) -> Html {
+    let offers = offerable.iter().map(|o| {
         let offered = a.offered.iter().find(|x| x.key == o.key);
         let full = offered.is_none() && a.offered.len() >= author::OFFERS_MAX;
         let (label, cost_text) = (menu_text(m, &o.key, "label", &o.label), menu_text(m, &o.key, "cost", &o.cost_text));
@@ -228,9 +230,8 @@ fn outcome(m: &Messages, a: &Author, s: &Scenario) -> Html {
     let (par, schedules) = (ready.par.to_string(), m.count(ready.schedules));
     let found = match &ready.shown {
         Shown::Options(found) => {
-            let menu = author::menu();
             let labels = |keys: &[String]| -> String {
-                let words: Vec<String> = menu
+                let words: Vec<String> = author::menu()
                     .iter()
                     .filter(|o| keys.contains(&o.key))
                     .map(|o| menu_text(m, &o.key, "label", &o.label))
